@@ -1,0 +1,75 @@
+// Package cli is the cobra command tree of cetpgen. Main runs it with
+// explicit arguments and streams, so tests drive the CLI in-process.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes of every cetpgen command.
+const (
+	ExitOK      = 0 // success; warnings alone do not fail a run
+	ExitInvalid = 1 // the specs are invalid, or --check found drift
+	ExitUsage   = 2 // usage or I/O error, or a failure of cetpgen itself
+)
+
+// exitError carries an exit code out of a command; its message, if any, has
+// already been printed or is printed by Main.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+// Main runs cetpgen with args (without the program name) and returns the
+// process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "cetpgen: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "cetpgen: %v\n", err)
+	return ExitUsage
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "cetpgen",
+		Short:         "Generate CETP v2 Providers and Consumers from reviewed YAML specs",
+		Long:          "cetpgen validates CETP v2 Provider specs (provider.yaml + tools/<name>.yaml) and turns them into\ntyped code, manifests and catalogs. Exit codes: 0 ok, 1 invalid specs or drift, 2 usage or I/O error.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newValidate(), newInit(), newMetaSchema())
+	return root
+}
+
+// invalid is the error of a run that found invalid specs; the diagnostics
+// were printed already.
+func invalid() error { return &exitError{code: ExitInvalid} }
+
+// failure is the error of a usage or I/O problem.
+func failure(err error) error { return &exitError{code: ExitUsage, err: err} }

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/cetpgen/cetpgen/gen"
+	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/spf13/cobra"
+)
+
+// DefaultSpecDir is where specs live when no directory is named.
+const DefaultSpecDir = "specs"
+
+func newValidate() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "validate [SPEC_DIR...]",
+		Short: "Check Provider specs and print positioned diagnostics",
+		Long: "validate loads each spec directory (default: every spec under specs/), checks it against the\n" +
+			"meta-schemas, compiles its JSON Schemas and applies every CETP v2 rule a spec can break.\n" +
+			"It prints all diagnostics at once, sorted, and writes nothing.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format); err != nil {
+				return err
+			}
+			_, err := checkSpecs(cmd, args, format)
+			return err
+		},
+	}
+	addFormatFlag(cmd, &format)
+	return cmd
+}
+
+func addFormatFlag(cmd *cobra.Command, format *string) {
+	cmd.Flags().StringVar(format, "format", "text", "diagnostics format: "+strings.Join(diag.Formats, ", "))
+}
+
+func checkFormat(format string) error {
+	if !slices.Contains(diag.Formats, format) {
+		return failure(fmt.Errorf("unknown --format %q (want one of %s)", format, strings.Join(diag.Formats, ", ")))
+	}
+	return nil
+}
+
+// checkSpecs runs the pipeline up to the IR, prints the diagnostics and a
+// summary, and returns an exit error when the specs are invalid.
+func checkSpecs(cmd *cobra.Command, args []string, format string) (*checked, error) {
+	if len(args) == 0 {
+		args = []string{DefaultSpecDir}
+	}
+	dirs, err := gen.ExpandDirs(args)
+	if err != nil {
+		return nil, failure(err)
+	}
+	providers, l, err := gen.Check(gen.OSSource, dirs)
+	if err != nil {
+		return nil, failure(err)
+	}
+	if err := printDiagnostics(cmd.ErrOrStderr(), l, format); err != nil {
+		return nil, failure(err)
+	}
+	if l.HasErrors() {
+		return nil, invalid()
+	}
+	return &checked{providers: providers, diags: l}, nil
+}
+
+func printDiagnostics(w io.Writer, l diag.List, format string) error {
+	if format == "json" || len(l) > 0 {
+		if err := diag.Write(w, l, format); err != nil {
+			return err
+		}
+	}
+	if format == "text" && len(l) > 0 {
+		errs, warns := l.Count()
+		_, err := fmt.Fprintf(w, "%d error(s), %d warning(s)\n", errs, warns)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package ir
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/cetpgen/cetpgen/gen/spec"
+	"github.com/cetpgen/cetpgen/gen/validate"
+)
+
+// Build resolves a validated spec into its IR. It fails only on internal
+// inconsistencies; every user error was reported by package validate.
+func Build(v *validate.Spec) (*Provider, error) {
+	p, err := buildProvider(v.Set, v.Provider)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range v.Tools {
+		tool, err := buildTool(p, v.Set.Tools[i], t)
+		if err != nil {
+			return nil, err
+		}
+		p.Tools = append(p.Tools, tool)
+	}
+	sort.Slice(p.Tools, func(i, j int) bool { return p.Tools[i].Name < p.Tools[j].Name })
+	if p.Revision, err = revision(p.Tools); err != nil {
+		return nil, fmt.Errorf("ir %s: revision: %w", p.Dir, err)
+	}
+	return p, nil
+}
+
+func buildProvider(set *spec.Set, w *spec.Provider) (*Provider, error) {
+	doc := set.Provider
+	p := &Provider{
+		Slug: Slug(set.Dir), Dir: set.Dir, File: doc.Path,
+		ID: w.Provider.ID, Name: w.Provider.Name, Description: w.Provider.Description,
+		Android:  Android{Package: w.Android.Package, Authority: w.Android.Authority},
+		Versions: slices.Sorted(slices.Values(w.Versions)),
+		Limits:   buildLimits(w.Limits),
+		pos:      doc.Pos,
+	}
+	for _, c := range w.Capabilities {
+		p.Capabilities = append(p.Capabilities, Capability(c))
+	}
+	slices.Sort(p.Capabilities)
+	for i, s := range w.Scopes {
+		p.Scopes = append(p.Scopes, &Scope{
+			Name: s.Name, Title: s.Title, Description: s.Description,
+			Access: Access(s.Access), Sensitivity: Sensitivity(s.Sensitivity),
+			Pos: doc.Pos(spec.Pointer("scopes", fmt.Sprint(i))),
+		})
+	}
+	sort.Slice(p.Scopes, func(i, j int) bool { return p.Scopes[i].Name < p.Scopes[j].Name })
+	p.Targets = buildTargets(p.Slug, w)
+	p.CLIProduct = p.Slug
+	if w.CLI != nil {
+		p.CLIProduct = w.CLI.Product
+	}
+	return p, nil
+}
+
+func buildLimits(w *spec.Limits) Limits {
+	l := Limits{MinRequestBytes, MinInlineResultBytes, MinConcurrentRequests, MinIdempotencyWindowSecs}
+	if w == nil {
+		return l
+	}
+	set := func(dst *int64, src *int64) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	set(&l.MaxRequestBytes, w.MaxRequestBytes)
+	set(&l.MaxInlineResultBytes, w.MaxInlineResultBytes)
+	set(&l.MaxConcurrentRequests, w.MaxConcurrentRequests)
+	set(&l.IdempotencyWindowSeconds, w.IdempotencyWindowSeconds)
+	return l
+}
+
+// buildTargets resolves target names: the spec's own, else defaults derived
+// from the slug and the Android package.
+func buildTargets(slug string, w *spec.Provider) Targets {
+	t := Targets{
+		GoPackage:     goPackage(slug),
+		KotlinPackage: w.Android.Package + ".cetp",
+		KotlinClass:   pascal(slug) + "ToolProvider",
+	}
+	if w.Targets == nil {
+		return t
+	}
+	if g := w.Targets.Go; g != nil && g.Package != "" {
+		t.GoPackage = g.Package
+	}
+	if k := w.Targets.Kotlin; k != nil {
+		t.KotlinPackage = cmpOr(k.Package, t.KotlinPackage)
+		t.KotlinClass = cmpOr(k.Class, t.KotlinClass)
+	}
+	return t
+}
+
+func buildTool(p *Provider, doc *spec.Doc, w *spec.Tool) (*Tool, error) {
+	t := &Tool{
+		Name: w.Name, Title: w.Title, Description: w.Description, File: doc.Path,
+		Annotations: Annotations{
+			Effect: Effect(w.Annotations.Effect), Risk: Risk(w.Annotations.Risk),
+			Destructive: w.Annotations.Destructive, Idempotent: w.Annotations.Idempotent,
+			OpenWorld: w.Annotations.OpenWorld, Confirmation: Confirmation(w.Annotations.Confirmation),
+			Execution: Execution(w.Annotations.Execution),
+		},
+		CLI: buildCLI(w.CLI),
+		pos: doc.Pos,
+	}
+	var err error
+	if t.Input, err = buildSchema(doc, "/input_schema", w.InputSchema); err != nil {
+		return nil, err
+	}
+	if t.Output, err = buildSchema(doc, "/output_schema", w.OutputSchema); err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Sorted(slices.Values(w.Scopes)) {
+		s := p.Scope(name)
+		if s == nil {
+			return nil, fmt.Errorf("ir %s: scope %q is not declared", doc.Path, name)
+		}
+		t.Scopes = append(t.Scopes, s)
+	}
+	return t, nil
+}
+
+func buildSchema(doc *spec.Doc, ptr string, v any) (*Schema, error) {
+	data, err := Canonical(v)
+	if err != nil {
+		return nil, fmt.Errorf("ir %s%s: %w", doc.Path, ptr, err)
+	}
+	return &Schema{Value: v, JSON: data, Ptr: ptr, pos: doc.Pos}, nil
+}
+
+func buildCLI(w *spec.ToolCLI) *ToolCLI {
+	if w == nil {
+		return nil
+	}
+	c := &ToolCLI{Path: w.Path, Aliases: slices.Clone(w.Aliases)}
+	if s := w.Selection; s != nil {
+		c.Summary, c.UseWhen, c.AvoidWhen, c.Examples = s.Summary, slices.Clone(s.UseWhen), slices.Clone(s.AvoidWhen), slices.Clone(s.Examples)
+	}
+	return c
+}
+
+// Slug reduces a spec directory's base name to lowercase letters, digits
+// and hyphens ("My Specs_2" -> "my-specs-2").
+func Slug(dir string) string {
+	base := path.Base(strings.ReplaceAll(dir, "\\", "/"))
+	var b strings.Builder
+	for _, r := range strings.ToLower(base) {
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	s := strings.TrimSuffix(b.String(), "-")
+	if s == "" {
+		return "provider"
+	}
+	return s
+}
+
+// goPackage makes a Go package name from a slug: letters and digits only,
+// starting with a letter.
+func goPackage(slug string) string {
+	s := strings.ReplaceAll(slug, "-", "")
+	if s == "" || !unicode.IsLetter(rune(s[0])) {
+		s = "p" + s
+	}
+	return s
+}
+
+// pascal turns a slug into PascalCase ("price-alerts" -> "PriceAlerts").
+func pascal(slug string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(slug, "-") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	s := b.String()
+	if s == "" || !unicode.IsLetter(rune(s[0])) {
+		s = "P" + s
+	}
+	return s
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

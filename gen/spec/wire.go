@@ -1,0 +1,138 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Provider is the wire struct of provider.yaml, key for key.
+type Provider struct {
+	Cetpgen      int          `json:"cetpgen"`
+	Provider     Identity     `json:"provider"`
+	Android      Android      `json:"android"`
+	Versions     []int        `json:"versions"`
+	Capabilities []string     `json:"capabilities"`
+	Limits       *Limits      `json:"limits"`
+	Scopes       []Scope      `json:"scopes"`
+	Targets      *Targets     `json:"targets"`
+	CLI          *ProviderCLI `json:"cli"`
+}
+
+// Identity is provider.yaml's provider block.
+type Identity struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// Android is provider.yaml's android block.
+type Android struct {
+	Package   string `json:"package"`
+	Authority string `json:"authority"`
+}
+
+// Limits is provider.yaml's limits block; a nil field takes the protocol
+// minimum.
+type Limits struct {
+	MaxRequestBytes          *int64 `json:"max_request_bytes"`
+	MaxInlineResultBytes     *int64 `json:"max_inline_result_bytes"`
+	MaxConcurrentRequests    *int64 `json:"max_concurrent_requests"`
+	IdempotencyWindowSeconds *int64 `json:"idempotency_window_seconds"`
+}
+
+// Scope is one entry of provider.yaml's scopes.
+type Scope struct {
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Access      string `json:"access"`
+	Sensitivity string `json:"sensitivity"`
+}
+
+// Targets holds the per-target options of provider.yaml.
+type Targets struct {
+	Go     *GoTarget     `json:"go"`
+	Kotlin *KotlinTarget `json:"kotlin"`
+}
+
+// GoTarget holds the Go generator's options.
+type GoTarget struct {
+	Package string `json:"package"`
+}
+
+// KotlinTarget holds the Kotlin generator's options.
+type KotlinTarget struct {
+	Package string `json:"package"`
+	Class   string `json:"class"`
+}
+
+// ProviderCLI is provider.yaml's cli block.
+type ProviderCLI struct {
+	Product string `json:"product"`
+}
+
+// Tool is the wire struct of one tools/<name>.yaml.
+type Tool struct {
+	Name         string      `json:"name"`
+	Title        string      `json:"title"`
+	Description  string      `json:"description"`
+	InputSchema  any         `json:"input_schema"`
+	OutputSchema any         `json:"output_schema"`
+	Scopes       []string    `json:"scopes"`
+	Annotations  Annotations `json:"annotations"`
+	CLI          *ToolCLI    `json:"cli"`
+}
+
+// Annotations are the seven safety annotations of CETP v2 §3.4.
+type Annotations struct {
+	Effect       string `json:"effect"`
+	Risk         string `json:"risk"`
+	Destructive  bool   `json:"destructive"`
+	Idempotent   bool   `json:"idempotent"`
+	OpenWorld    bool   `json:"open_world"`
+	Confirmation string `json:"confirmation"`
+	Execution    string `json:"execution"`
+}
+
+// ToolCLI is a tool's cli block.
+type ToolCLI struct {
+	Path      string     `json:"path"`
+	Aliases   []string   `json:"aliases"`
+	Selection *Selection `json:"selection"`
+}
+
+// Selection is the agent-facing guidance of a tool's cli block.
+type Selection struct {
+	Summary   string   `json:"summary"`
+	UseWhen   []string `json:"use_when"`
+	AvoidWhen []string `json:"avoid_when"`
+	Examples  []string `json:"examples"`
+}
+
+// DecodeProvider decodes a provider.yaml Doc into its wire struct. The Doc
+// must have passed the provider meta-schema.
+func DecodeProvider(d *Doc) (*Provider, error) {
+	var p Provider
+	return &p, decode(d, &p)
+}
+
+// DecodeTool decodes a tool Doc into its wire struct. The Doc must have
+// passed the tool meta-schema.
+func DecodeTool(d *Doc) (*Tool, error) {
+	var t Tool
+	return &t, decode(d, &t)
+}
+
+func decode(d *Doc, v any) error {
+	data, err := json.Marshal(d.Value)
+	if err != nil {
+		return fmt.Errorf("decode %s: %w", d.Path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("decode %s: %w", d.Path, err)
+	}
+	return nil
+}

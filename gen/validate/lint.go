@@ -1,0 +1,114 @@
+package validate
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/spec"
+)
+
+// instructionRE matches text that addresses an agent instead of describing
+// a tool. Such text in a description is a prompt-injection risk for every
+// Consumer that shows it to a model (CETP v2 §7.3).
+var instructionRE = regexp.MustCompile(`(?i)` +
+	`ignore (all |any |the )?(previous|prior|above|earlier|preceding) |` +
+	`disregard (all |any |the )?(previous|prior|above|earlier) |` +
+	`\byou (must|should|have to) (always|never|now|first|immediately)\b|` +
+	`\b(always|immediately) (call|invoke|run|use|execute) (this|the|another|every)\b|` +
+	`\bnever (tell|ask|inform|warn) the user\b|` +
+	`system prompt|\bas an ai\b|<\|?(system|im_start|assistant)|` +
+	`(?m:^\s*(system|assistant)\s*:)|` +
+	`忽略(之前|以上|先前|前面|所有)|你必须|系统提示`)
+
+// annotationOnly are schema keywords that constrain nothing.
+var annotationOnly = map[string]bool{
+	"title": true, "description": true, "$comment": true, "examples": true,
+	"default": true, "$schema": true, "$id": true, "$defs": true, "deprecated": true,
+	"readOnly": true, "writeOnly": true, "$anchor": true, "$dynamicAnchor": true,
+}
+
+// toolLints are the warnings about one tool file.
+func toolLints(doc *spec.Doc, t *spec.Tool) diag.List {
+	var l diag.List
+	a := t.Annotations
+	if a.Effect == effectRead && !a.Idempotent {
+		l.Warnf(doc.Pos("/annotations/idempotent"), "read-not-idempotent",
+			"a read tool changes nothing, so reading twice gives the same effect; declare idempotent: true")
+	}
+	if a.Effect != effectRead && !closedObject(t.InputSchema) {
+		l.Warnf(doc.Pos("/input_schema"), "open-input",
+			"a %s tool should set additionalProperties: false on its input, so a misspelt argument is an error rather than ignored", a.Effect)
+	}
+	if acceptsAnything(t.OutputSchema) {
+		l.Warnf(doc.Pos("/output_schema"), "open-output",
+			"output_schema accepts any value, so neither the Provider nor Consumers can check results; describe the result")
+	}
+	l.Add(instructionLints(doc, "", doc.Value)...)
+	return l
+}
+
+func closedObject(schema any) bool {
+	obj, _ := schema.(map[string]any)
+	return obj["additionalProperties"] == false || obj["unevaluatedProperties"] == false
+}
+
+func acceptsAnything(schema any) bool {
+	if b, ok := schema.(bool); ok {
+		return b
+	}
+	obj, _ := schema.(map[string]any)
+	for k := range obj {
+		if !annotationOnly[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// instructionLints walks a document and warns about every title or
+// description (also inside schemas) that reads like an agent instruction.
+func instructionLints(doc *spec.Doc, ptr string, v any) diag.List {
+	var l diag.List
+	switch node := v.(type) {
+	case map[string]any:
+		for k, child := range node {
+			p := ptr + "/" + spec.EscapeToken(k)
+			if s, ok := child.(string); ok && (k == "title" || k == "description") && instructionRE.MatchString(s) {
+				l.Warnf(doc.Pos(p), "instruction-text",
+					"this %s reads like an instruction to an agent; describe what the tool does, never tell the agent what to do", k)
+				continue
+			}
+			l.Add(instructionLints(doc, p, child)...)
+		}
+	case []any:
+		for i, child := range node {
+			l.Add(instructionLints(doc, ptr+"/"+itoa(i), child)...)
+		}
+	}
+	return l
+}
+
+// providerLints are the warnings about provider.yaml, given which scopes
+// the tools use. complete says every tool file was read: only then is a
+// scope known to be unused.
+func providerLints(doc *spec.Doc, p *spec.Provider, used map[string]bool, complete bool) diag.List {
+	var l diag.List
+	for i, s := range p.Scopes {
+		if complete && !used[s.Name] {
+			l.Warnf(doc.Pos(spec.Pointer("scopes", itoa(i), "name")), "unused-scope", "scope %q is declared but no tool uses it", s.Name)
+		}
+	}
+	l.Add(instructionLints(doc, "", doc.Value)...)
+	return l
+}
+
+// writeScopeLint warns about a write tool that no write scope guards.
+func writeScopeLint(doc *spec.Doc, t *spec.Tool, write map[string]bool) diag.List {
+	var l diag.List
+	if t.Annotations.Effect != effectRead && !slices.ContainsFunc(t.Scopes, func(s string) bool { return write[s] }) {
+		l.Warnf(doc.Pos("/scopes"), "write-scope-access",
+			"a %s tool should require at least one scope with access: write, so Consumers show users what they grant", t.Annotations.Effect)
+	}
+	return l
+}
