@@ -1,0 +1,358 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+	"github.com/cetpgen/cetpgen/runtime/store"
+)
+
+// maxAuditToolName bounds the tool name an audit event repeats from the
+// request.
+const maxAuditToolName = 64
+
+// execution carries one execute_tool call through the steps of DESIGN.md
+// §5.
+type execution struct {
+	req     *request
+	t       *tool
+	args    []byte
+	token   string // the resume_token, if any
+	key     store.Key
+	binding store.Binding
+	ev      *AuditEvent
+}
+
+// handlerFailure is the outcome of a handler run that did not succeed.
+type handlerFailure struct {
+	err *protocol.Error
+	// storable is true when the failure is terminal for this request ID:
+	// a business decision of the handler, an invalid or oversized result.
+	storable bool
+}
+
+func (p *Provider) executeTool(ctx context.Context, req *request) protocol.Bundle {
+	ev := AuditEvent{Time: p.opt.Now(), CallerUID: req.caller.UID, CallerKey: req.caller.Key(),
+		Version: protocol.Version2, RequestID: req.requestID}
+	b := p.execute(ctx, req, &ev)
+	ev.Status, _, _ = b.String(protocol.KeyStatus)
+	code, _, _ := b.String(protocol.KeyErrorCode)
+	ev.ErrorCode = code
+	p.opt.Audit.Audit(ctx, ev)
+	return b
+}
+
+func (p *Provider) execute(ctx context.Context, req *request, ev *AuditEvent) protocol.Bundle {
+	fail := func(e *protocol.Error) protocol.Bundle { return protocol.ErrorBundle(req.echo, e) }
+	name, ok, _ := req.extras.String(protocol.KeyToolName)
+	if !ok {
+		return fail(protocol.NewError(protocol.CodeInvalidRequest, "tool_name is required"))
+	}
+	ev.Tool = protocol.Truncate(name, maxAuditToolName)
+	args, ok, _ := req.extras.String(protocol.KeyArgs)
+	if !ok {
+		return fail(protocol.NewError(protocol.CodeInvalidRequest, "args is required"))
+	}
+	t := p.tools[name]
+	if t == nil || !p.opt.Visibility(ctx, req.caller, t.info) {
+		return fail(protocol.NewError(protocol.CodeToolNotFound, "no such tool"))
+	}
+	if t.Annotations.Execution == ExecSyncOrAsync && !req.session.has(protocol.CapAsyncOperations) {
+		return fail(protocol.NewError(protocol.CodeUnsupportedCapability, "this tool needs async_operations"))
+	}
+	if e := p.checkArgs(t, []byte(args)); e != nil {
+		return fail(e)
+	}
+	x := p.newExecution(req, t, args, ev)
+	if e := p.authorize(ctx, x); e != nil {
+		return fail(e)
+	}
+	if tok, present, _ := req.extras.String(protocol.KeyResumeToken); present {
+		if tok == "" || len(tok) > maxTokenBytes {
+			return fail(protocol.NewError(protocol.CodeInvalidRequest, "resume_token must be 1 to %d bytes", maxTokenBytes))
+		}
+		x.token = tok
+	}
+	if t.Annotations.Effect == EffectRead {
+		return p.runRead(ctx, x)
+	}
+	return p.runWrite(ctx, x)
+}
+
+func (p *Provider) newExecution(req *request, t *tool, args string, ev *AuditEvent) *execution {
+	return &execution{req: req, t: t, args: []byte(args), ev: ev,
+		key:     store.Key{Caller: ev.CallerKey, Provider: p.desc.ID, RequestID: req.requestID},
+		binding: store.NewBinding(t.Name, []byte(args))}
+}
+
+// checkArgs is step 3: size, JSON object, input schema.
+func (p *Provider) checkArgs(t *tool, args []byte) *protocol.Error {
+	if len(args) > p.limits.MaxRequestBytes {
+		return protocol.NewError(protocol.CodeInvalidArgs, "args exceed %d bytes", p.limits.MaxRequestBytes)
+	}
+	v, err := decodeJSON(args)
+	if err != nil {
+		return protocol.NewError(protocol.CodeInvalidArgs, "args are not valid JSON")
+	}
+	if _, isObj := v.(map[string]any); !isObj {
+		return protocol.NewError(protocol.CodeInvalidArgs, "args must be a JSON object")
+	}
+	if err := t.in.Validate(v); err != nil {
+		return protocol.NewError(protocol.CodeInvalidArgs, "args do not match the input schema").
+			WithDetails(map[string]any{"violations": violations(err)})
+	}
+	return nil
+}
+
+// authorize is step 4: every call checks every scope of the tool.
+func (p *Provider) authorize(ctx context.Context, x *execution) *protocol.Error {
+	caller, t, ev := x.req.caller, x.t, x.ev
+	if len(t.Scopes) == 0 {
+		ev.Authorization = "granted"
+		return nil
+	}
+	held, err := p.opt.Authorizer.Scopes(ctx, caller)
+	if err != nil {
+		return protocol.NewError(protocol.CodeUnavailable, "authorization is unavailable now")
+	}
+	var missing []string
+	for _, s := range t.Scopes {
+		if !slices.Contains(held, s) {
+			missing = append(missing, s)
+		}
+	}
+	if len(missing) == 0 {
+		ev.Authorization = "granted"
+		return nil
+	}
+	details := map[string]any{"missing_scopes": missing}
+	res := p.opt.Authorizer.Resolution(ctx, caller, t.info, missing)
+	if res == nil {
+		ev.Authorization = "denied"
+		return protocol.NewError(protocol.CodePermissionDenied, "caller lacks a required scope").WithDetails(details)
+	}
+	ev.Authorization = "auth_required"
+	return p.authRequired(ctx, x, res, details)
+}
+
+// runRead runs a read tool: no deduplication and no transaction.
+func (p *Provider) runRead(ctx context.Context, x *execution) protocol.Bundle {
+	use, e := p.resume(ctx, x)
+	if e != nil {
+		return protocol.ErrorBundle(x.req.echo, e)
+	}
+	if use != nil {
+		if err := p.opt.Store.ConsumeToken(ctx, *use); err != nil {
+			return protocol.ErrorBundle(x.req.echo, tokenError(err))
+		}
+		if use.Decision == store.DecisionDenied {
+			return protocol.ErrorBundle(x.req.echo, userCancelled())
+		}
+	}
+	if x.req.passed(p.opt.Now()) {
+		return protocol.ErrorBundle(x.req.echo, deadlinePassed())
+	}
+	data, f := p.runHandler(ctx, x, nil)
+	if f != nil {
+		return protocol.ErrorBundle(x.req.echo, f.err)
+	}
+	return protocol.Success(x.req.echo, data)
+}
+
+// runWrite runs a tool with effects: deduplication (step 5), confirmation
+// (6), deadline and handler inside the store's transaction (7), output
+// (8). In-process duplicates wait for the one executor on a per-key lock;
+// the store serialises attempts across processes.
+func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
+	if err := p.keys.Lock(ctx, x.key); err != nil {
+		return protocol.ErrorBundle(x.req.echo, protocol.NewError(protocol.CodeUnavailable, "request abandoned while waiting"))
+	}
+	defer p.keys.Unlock(x.key)
+	rec, err := p.opt.Store.Lookup(ctx, x.key, p.opt.Now())
+	switch {
+	case err == nil:
+		return p.replay(x, rec)
+	case !errors.Is(err, store.ErrNotFound):
+		return protocol.ErrorBundle(x.req.echo, storeFailure())
+	}
+	use, e := p.resume(ctx, x)
+	if e != nil {
+		return protocol.ErrorBundle(x.req.echo, e)
+	}
+	if use != nil && use.Decision == store.DecisionDenied {
+		return p.storeFailure(ctx, x, use, userCancelled())
+	}
+	if x.req.passed(p.opt.Now()) {
+		return protocol.ErrorBundle(x.req.echo, deadlinePassed())
+	}
+	var failure *handlerFailure
+	rec, ran, err := p.opt.Store.Execute(ctx, p.attempt(x, use), func(ctx context.Context, tx store.Tx) (store.Outcome, error) {
+		if x.req.passed(p.opt.Now()) {
+			failure = &handlerFailure{err: deadlinePassed()}
+			return store.Outcome{}, failure.err
+		}
+		data, f := p.runHandler(ctx, x, tx)
+		if f != nil {
+			failure = f
+			return store.Outcome{}, f.err
+		}
+		return store.Outcome{Data: data}, nil
+	})
+	switch {
+	case err == nil && !ran:
+		return p.replay(x, rec)
+	case err == nil:
+		return protocol.Success(x.req.echo, rec.Outcome.Data)
+	case failure != nil && failure.storable:
+		return p.storeFailure(ctx, x, use, failure.err)
+	case failure != nil:
+		return protocol.ErrorBundle(x.req.echo, failure.err)
+	}
+	return p.attemptError(x, err)
+}
+
+func (p *Provider) attempt(x *execution, use *store.TokenUse) store.Attempt {
+	now := p.opt.Now()
+	return store.Attempt{Key: x.key, Binding: x.binding, Now: now, Token: use,
+		ExpiresAt: now.Add(time.Duration(p.limits.IdempotencyWindowSeconds) * time.Second)}
+}
+
+// storeFailure records a terminal failure for the request ID, in a
+// transaction of its own after the business change was rolled back, and
+// answers with the stored record.
+func (p *Provider) storeFailure(ctx context.Context, x *execution, use *store.TokenUse, e *protocol.Error) protocol.Bundle {
+	out := store.Outcome{ErrorCode: string(e.Code), ErrorMessage: protocol.Truncate(e.Message, protocol.MaxErrorMessageBytes),
+		Retryable: e.Retryable, ErrorDetails: e.Details}
+	rec, ran, err := p.opt.Store.Execute(ctx, p.attempt(x, use), func(context.Context, store.Tx) (store.Outcome, error) {
+		return out, nil
+	})
+	if err != nil {
+		return p.attemptError(x, err)
+	}
+	if !ran {
+		return p.replay(x, rec)
+	}
+	return protocol.ErrorBundle(x.req.echo, e)
+}
+
+func (p *Provider) attemptError(x *execution, err error) protocol.Bundle {
+	switch {
+	case errors.Is(err, store.ErrBindingMismatch):
+		return protocol.ErrorBundle(x.req.echo, bindingMismatch())
+	case errors.Is(err, store.ErrTokenUnusable):
+		return protocol.ErrorBundle(x.req.echo, tokenError(err))
+	}
+	return protocol.ErrorBundle(x.req.echo, storeFailure())
+}
+
+// replay answers with a stored terminal record, after checking that it was
+// made for the same tool and argument bytes.
+func (p *Provider) replay(x *execution, rec store.Record) protocol.Bundle {
+	if rec.Binding != x.binding {
+		return protocol.ErrorBundle(x.req.echo, bindingMismatch())
+	}
+	x.ev.Deduplicated = true
+	o := rec.Outcome
+	if o.ErrorCode == "" {
+		return protocol.Success(x.req.echo, o.Data)
+	}
+	return protocol.ErrorBundle(x.req.echo, &protocol.Error{Code: protocol.Code(o.ErrorCode),
+		Message: o.ErrorMessage, Retryable: o.Retryable, Details: o.ErrorDetails})
+}
+
+func bindingMismatch() *protocol.Error {
+	return protocol.NewError(protocol.CodeInvalidRequest, "request_id was already used with other content")
+}
+
+func storeFailure() *protocol.Error {
+	return protocol.NewError(protocol.CodeInternalError, "Provider internal error").WithRetryable(true)
+}
+
+func userCancelled() *protocol.Error {
+	return protocol.NewError(protocol.CodeUserCancelled, "the user declined")
+}
+
+// runHandler runs the handler, validates its result against the output
+// schema and checks the inline limit (step 8). It returns the data object
+// of the success envelope.
+func (p *Provider) runHandler(ctx context.Context, x *execution, tx store.Tx) ([]byte, *handlerFailure) {
+	call := &Call{Caller: x.req.caller, RequestID: x.req.requestID, Tool: x.t.info,
+		Deadline: x.req.deadline, Version: protocol.Version2, Tx: tx}
+	if x.req.echo.Version == 0 {
+		call.Version, call.Deadline = protocol.Version1, time.Time{}
+	}
+	out, err := safeCall(ctx, x.t.Handler, call, x.args)
+	if err != nil {
+		return nil, handlerError(err)
+	}
+	value, f := p.checkOutput(x.t, out)
+	if f != nil {
+		return nil, f
+	}
+	data := protocol.InlineData(value)
+	if len(data) > p.limits.MaxInlineResultBytes {
+		return nil, &handlerFailure{storable: true, err: protocol.NewError(protocol.CodeResultTooLarge,
+			"result exceeds %d bytes and large_results was not negotiated", p.limits.MaxInlineResultBytes)}
+	}
+	return data, nil
+}
+
+// checkOutput validates a handler's result and returns it compacted.
+func (p *Provider) checkOutput(t *tool, out json.RawMessage) (json.RawMessage, *handlerFailure) {
+	invalid := &handlerFailure{storable: true, err: protocol.NewError(protocol.CodeInternalError, "Provider produced an invalid result")}
+	v, err := decodeJSON(out)
+	if err != nil {
+		return nil, invalid
+	}
+	if err := t.out.Validate(v); err != nil {
+		return nil, invalid
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, out); err != nil {
+		return nil, invalid
+	}
+	return b.Bytes(), nil
+}
+
+// safeCall runs h, turning a panic into an error.
+func safeCall(ctx context.Context, h Handler, call *Call, args json.RawMessage) (out json.RawMessage, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("provider: handler %s panicked: %v", call.Tool.Name, r)
+		}
+	}()
+	return h(ctx, call, args)
+}
+
+// handlerError maps a handler's error: a known protocol error passes its
+// code, message and details (its retryable flag only where §5 leaves it to
+// the context); anything else is INTERNAL_ERROR without its text.
+func handlerError(err error) *handlerFailure {
+	var pe *protocol.Error
+	if !errors.As(err, &pe) || !pe.Code.Known() {
+		return &handlerFailure{err: protocol.NewError(protocol.CodeInternalError, "Provider internal error")}
+	}
+	e := protocol.NewError(pe.Code, "%s", pe.Message)
+	if protocol.ErrorTable[pe.Code] == protocol.RetryConditional {
+		e.Retryable = pe.Retryable
+	}
+	e.RetryAfter = pe.RetryAfter
+	if len(pe.Details) <= protocol.MaxErrorDetailsBytes && isObject(pe.Details) {
+		e.Details = pe.Details
+	}
+	return &handlerFailure{err: e, storable: !e.Retryable}
+}
+
+func isObject(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && m != nil
+}
+
+func digest(s string) store.Digest { return sha256.Sum256([]byte(s)) }

@@ -1,0 +1,216 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/store"
+)
+
+// Effect is the effect annotation of §3.4.
+type Effect string
+
+// Effects.
+const (
+	EffectRead        Effect = "read"
+	EffectCreate      Effect = "create"
+	EffectUpdate      Effect = "update"
+	EffectDelete      Effect = "delete"
+	EffectTransaction Effect = "transaction"
+)
+
+// Risk is the risk annotation of §3.4.
+type Risk string
+
+// Risks.
+const (
+	RiskLow      Risk = "low"
+	RiskModerate Risk = "moderate"
+	RiskHigh     Risk = "high"
+)
+
+// Confirmation is the confirmation annotation of §3.4.
+type Confirmation string
+
+// Confirmation policies.
+const (
+	ConfirmNever          Confirmation = "never"
+	ConfirmProviderPolicy Confirmation = "provider_policy"
+	ConfirmAlways         Confirmation = "always"
+)
+
+// Execution is the execution annotation of §3.4.
+type Execution string
+
+// Execution modes.
+const (
+	ExecSync        Execution = "sync"
+	ExecSyncOrAsync Execution = "sync_or_async"
+)
+
+// Access is the access of a scope (§3.2).
+type Access string
+
+// Scope accesses.
+const (
+	AccessRead  Access = "read"
+	AccessWrite Access = "write"
+)
+
+// Sensitivity is the sensitivity of a scope (§3.2).
+type Sensitivity string
+
+// Scope sensitivities.
+const (
+	SensitivityPublic    Sensitivity = "public"
+	SensitivityPersonal  Sensitivity = "personal"
+	SensitivityFinancial Sensitivity = "financial"
+	SensitivityHealth    Sensitivity = "health"
+	SensitivityDevice    Sensitivity = "device"
+	SensitivityOther     Sensitivity = "other"
+)
+
+// Annotations are the seven tool annotations of §3.4; every field must be
+// set explicitly.
+type Annotations struct {
+	Effect       Effect       `json:"effect"`
+	Risk         Risk         `json:"risk"`
+	Destructive  bool         `json:"destructive"`
+	Idempotent   bool         `json:"idempotent"`
+	OpenWorld    bool         `json:"open_world"`
+	Confirmation Confirmation `json:"confirmation"`
+	Execution    Execution    `json:"execution"`
+}
+
+// Scope is one entry of the Provider's scope catalogue (§3.2).
+type Scope struct {
+	Name        string      `json:"name"`
+	Title       string      `json:"title"`
+	Description string      `json:"description"`
+	Access      Access      `json:"access"`
+	Sensitivity Sensitivity `json:"sensitivity"`
+}
+
+// Limits are the limits of §2.2. A zero field means the protocol minimum.
+type Limits struct {
+	MaxRequestBytes          int   `json:"max_request_bytes"`
+	MaxInlineResultBytes     int   `json:"max_inline_result_bytes"`
+	MaxConcurrentRequests    int   `json:"max_concurrent_requests"`
+	IdempotencyWindowSeconds int64 `json:"idempotency_window_seconds"`
+}
+
+// The protocol minimums of §2.2.
+const (
+	MinRequestBytes          = 65536
+	MinInlineResultBytes     = 262144
+	MinConcurrentRequests    = 1
+	MinIdempotencyWindowSecs = 86400
+)
+
+// Descriptor is the identity of a Provider and what it offers.
+type Descriptor struct {
+	// ID is the stable provider_id (§3.1).
+	ID string
+	// Name and Description are shown to users.
+	Name        string
+	Description string
+	// Scopes is the scope catalogue.
+	Scopes []Scope
+	// Versions are the supported major versions: [2] or [1, 2].
+	Versions []int
+	// Capabilities are the optional capabilities the Provider declares.
+	Capabilities []string
+	// Limits are the Provider's limits.
+	Limits Limits
+}
+
+// Handler runs one tool call. args are the exact, schema-valid argument
+// bytes. It returns the result JSON, which the engine validates against
+// the tool's output schema. A *protocol.Error passes its code to the
+// Consumer; any other error becomes INTERNAL_ERROR without its text.
+type Handler func(ctx context.Context, call *Call, args json.RawMessage) (json.RawMessage, error)
+
+// Tool registers one tool.
+type Tool struct {
+	// Name matches [a-z][a-z0-9_]{0,63}.
+	Name        string
+	Title       string
+	Description string
+	// InputSchema and OutputSchema are JSON Schema 2020-12 documents;
+	// InputSchema describes an object. $ref may only be local.
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	// Scopes is the complete set of scopes a call needs.
+	Scopes []string
+	// Annotations are the seven safety annotations.
+	Annotations Annotations
+	// Handler runs the tool.
+	Handler Handler
+}
+
+// ToolInfo is the read-only view of a registered tool given to hooks.
+type ToolInfo struct {
+	Name        string
+	Title       string
+	Description string
+	Scopes      []string
+	Annotations Annotations
+}
+
+// CallerPackage is one package of a caller UID with the SHA-256 digests of
+// its signing certificates (lowercase hex).
+type CallerPackage struct {
+	Name       string
+	CertSHA256 []string
+}
+
+// Caller is the identity of the calling process as the transport captured
+// it at its entry (the kernel's peer credentials, Binder's calling UID).
+// It is never taken from the arguments.
+type Caller struct {
+	UID      int
+	Packages []CallerPackage
+}
+
+// Key returns a stable key of the caller: the UID and every package with
+// its certificate digests, sorted. A change of package set or signing
+// certificate changes the key.
+func (c Caller) Key() string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(c.UID))
+	pkgs := append([]CallerPackage(nil), c.Packages...)
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Name < pkgs[j].Name })
+	for _, p := range pkgs {
+		b.WriteByte('|')
+		b.WriteString(p.Name)
+		certs := append([]string(nil), p.CertSHA256...)
+		sort.Strings(certs)
+		for _, c := range certs {
+			b.WriteByte(':')
+			b.WriteString(c)
+		}
+	}
+	return b.String()
+}
+
+// Call is what a Handler learns about the call it runs.
+type Call struct {
+	// Caller is the identity captured by the transport.
+	Caller Caller
+	// RequestID is the request_id (empty for a v1 call without one).
+	RequestID string
+	// Tool is the tool being run.
+	Tool ToolInfo
+	// Deadline is deadline_at_ms (zero for v1 calls).
+	Deadline time.Time
+	// Version is the protocol version of the call, 1 or 2.
+	Version int
+	// Tx is the store's transaction for tools whose effect is not read;
+	// the handler makes its business change through it so that the change
+	// commits with the deduplication record. It is nil for read tools.
+	Tx store.Tx
+}

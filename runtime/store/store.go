@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Errors of the Store interface. Implementations wrap them with context;
+// test them with errors.Is.
+var (
+	// ErrNotFound means no live record or token exists for the key.
+	ErrNotFound = errors.New("store: not found")
+	// ErrBindingMismatch means a record exists for the key but was made
+	// for another tool or other argument bytes.
+	ErrBindingMismatch = errors.New("store: request ID bound to other content")
+	// ErrTokenUnusable means a resume token was already used, has another
+	// decision than required, or has expired.
+	ErrTokenUnusable = errors.New("store: resume token unusable")
+	// ErrNoSQL is returned by a Tx that offers no SQL (memstore).
+	ErrNoSQL = errors.New("store: this store offers no SQL transaction")
+)
+
+// Key identifies a deduplication record (§6): the caller's stable identity,
+// the provider ID and the request ID.
+type Key struct {
+	Caller    string
+	Provider  string
+	RequestID string
+}
+
+// Digest is a SHA-256 digest.
+type Digest [sha256.Size]byte
+
+// Binding is the content a request ID is bound to: the tool name and the
+// digest of the exact args bytes.
+type Binding struct {
+	Tool       string
+	ArgsDigest Digest
+}
+
+// NewBinding returns the binding of tool and the exact args bytes.
+func NewBinding(tool string, args []byte) Binding {
+	return Binding{Tool: tool, ArgsDigest: sha256.Sum256(args)}
+}
+
+// State is the state of a record. This runtime writes only the terminal
+// states Succeeded and Failed; Queued, Running and Cancelled are reserved
+// for asynchronous operations.
+type State string
+
+// Record states.
+const (
+	StateQueued    State = "queued"
+	StateRunning   State = "running"
+	StateSucceeded State = "succeeded"
+	StateFailed    State = "failed"
+	StateCancelled State = "cancelled"
+)
+
+// Terminal reports whether s is a terminal state.
+func (s State) Terminal() bool {
+	return s == StateSucceeded || s == StateFailed || s == StateCancelled
+}
+
+// Outcome is the stored terminal response of a request: the success data
+// object, or the error fields of §5.
+type Outcome struct {
+	// Data is the data object of a success envelope.
+	Data json.RawMessage `json:"data,omitempty"`
+	// ErrorCode, ErrorMessage, Retryable and ErrorDetails describe a
+	// failure; ErrorCode is empty on success.
+	ErrorCode    string          `json:"error_code,omitempty"`
+	ErrorMessage string          `json:"error_message,omitempty"`
+	Retryable    bool            `json:"retryable,omitempty"`
+	ErrorDetails json.RawMessage `json:"error_details,omitempty"`
+}
+
+// State returns StateSucceeded or StateFailed.
+func (o Outcome) State() State {
+	if o.ErrorCode != "" {
+		return StateFailed
+	}
+	return StateSucceeded
+}
+
+// Record is a deduplication record.
+type Record struct {
+	Key
+	Binding
+	State   State
+	Outcome Outcome
+	// OperationID is reserved for asynchronous operations; empty for now.
+	OperationID string
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+}
+
+// TokenKind says what a resume token resumes.
+type TokenKind string
+
+// Token kinds.
+const (
+	// TokenConfirm resumes a call after the user's confirmation.
+	TokenConfirm TokenKind = "confirm"
+	// TokenAuth resumes a call after the user granted scopes.
+	TokenAuth TokenKind = "auth"
+)
+
+// Decision is the user's decision on a pending confirmation.
+type Decision string
+
+// Decisions.
+const (
+	DecisionPending  Decision = "pending"
+	DecisionApproved Decision = "approved"
+	DecisionDenied   Decision = "denied"
+)
+
+// Token is a resume token record. Only the SHA-256 of the token text is
+// stored; ID names the resolution through which the user decides.
+type Token struct {
+	Hash    Digest
+	ID      string
+	Kind    TokenKind
+	Key     Key
+	Binding Binding
+	// Args are the exact argument bytes, kept so that the Provider's
+	// confirmation UI can show the concrete action (§7.2).
+	Args      []byte
+	Decision  Decision
+	Used      bool
+	ExpiresAt time.Time
+}
+
+// TokenUse asks Execute or ConsumeToken to mark a token used, atomically
+// with the rest of the attempt, provided it is unused, unexpired at Now and
+// carries Decision.
+type TokenUse struct {
+	Hash     Digest
+	Decision Decision
+	Now      time.Time
+}
+
+// Attempt describes one execution attempt of a deduplicated request.
+type Attempt struct {
+	Key     Key
+	Binding Binding
+	// Now is the time of the attempt; records expired at Now are replaced.
+	Now time.Time
+	// ExpiresAt is the end of the idempotency window of the new record.
+	ExpiresAt time.Time
+	// Token, when not nil, is consumed in the same transaction.
+	Token *TokenUse
+}
+
+// Tx is the transaction a write handler receives: its own business change
+// runs in it, together with the deduplication record. *sql.Tx satisfies
+// it.
+type Tx interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// TxFunc runs the business change of an attempt inside tx and returns the
+// outcome to store. A non-nil error rolls the whole attempt back and
+// stores nothing.
+type TxFunc func(ctx context.Context, tx Tx) (Outcome, error)
+
+// Store is the durable record of a Provider. Implementations must be safe
+// for concurrent use.
+type Store interface {
+	// Lookup returns the live record for key, or ErrNotFound.
+	Lookup(ctx context.Context, key Key, now time.Time) (Record, error)
+	// Execute runs one attempt in a single transaction: if a live record
+	// for a.Key exists it returns it (ErrBindingMismatch when its binding
+	// differs) with ran false; otherwise it consumes a.Token if set, runs
+	// fn, stores the outcome as the terminal record and commits, with ran
+	// true. Concurrent attempts on one key run fn at most once.
+	Execute(ctx context.Context, a Attempt, fn TxFunc) (rec Record, ran bool, err error)
+	// CreateToken stores a new, unused token.
+	CreateToken(ctx context.Context, t Token) error
+	// TokenByHash returns the token with the given hash, or ErrNotFound.
+	TokenByHash(ctx context.Context, hash Digest) (Token, error)
+	// TokenByID returns the token with the given resolution ID, or
+	// ErrNotFound.
+	TokenByID(ctx context.Context, id string) (Token, error)
+	// Decide records the user's decision on a pending, unused, unexpired
+	// token; otherwise it returns ErrTokenUnusable.
+	Decide(ctx context.Context, id string, d Decision, now time.Time) error
+	// ConsumeToken marks a token used outside an attempt (read tools).
+	ConsumeToken(ctx context.Context, use TokenUse) error
+	// Purge deletes records and tokens expired at now and returns how many
+	// rows it removed.
+	Purge(ctx context.Context, now time.Time) (int64, error)
+	// Close releases the store.
+	Close() error
+}
