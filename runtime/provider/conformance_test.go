@@ -288,7 +288,7 @@ func TestConformanceFields(t *testing.T) {
 		{name: "wrong type: resume_token as Boolean", run: retype(protocol.KeyResumeToken, protocol.Boolean(true), id)},
 		{name: "wrong type: consumer_versions as Int", run: func(t *testing.T, f *fixture) (protocol.Bundle, want) {
 			return f.p.Call(ctx, callerA, protocol.MethodNegotiate, protocol.Bundle{
-				protocol.KeyConsumerVersions: protocol.Int(2), protocol.KeyConsumerCapabilities: protocol.String(`[]`)}),
+					protocol.KeyConsumerVersions: protocol.Int(2), protocol.KeyConsumerCapabilities: protocol.String(`[]`)}),
 				err2(protocol.CodeInvalidRequest, false, "")
 		}},
 		{name: "invalid JSON args", run: quote(`{"symbol":`), post: noEffect("get_quote")},
