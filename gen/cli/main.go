@@ -63,7 +63,10 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newValidate(), newInit(), newMetaSchema())
+	root.AddCommand(newValidate(), newGenerate(), newInit(), newMetaSchema())
+	for _, c := range extraCommands {
+		root.AddCommand(c())
+	}
 	return root
 }
 
@@ -73,3 +76,8 @@ func invalid() error { return &exitError{code: ExitInvalid} }
 
 // failure is the error of a usage or I/O problem.
 func failure(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+// extraCommands are commands that register themselves from their own files
+// (func init() { extraCommands = append(extraCommands, newX) }), so that a
+// new command touches no shared file.
+var extraCommands []func() *cobra.Command

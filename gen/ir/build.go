@@ -39,7 +39,7 @@ func buildProvider(set *spec.Set, w *spec.Provider) (*Provider, error) {
 		Slug: Slug(set.Dir), Dir: set.Dir, File: doc.Path,
 		ID: w.Provider.ID, Name: w.Provider.Name, Description: w.Provider.Description,
 		Android:  Android{Package: w.Android.Package, Authority: w.Android.Authority},
-		Versions: slices.Sorted(slices.Values(w.Versions)),
+		Versions: versions(w.Versions),
 		Limits:   buildLimits(w.Limits),
 		pos:      doc.Pos,
 	}
@@ -64,20 +64,15 @@ func buildProvider(set *spec.Set, w *spec.Provider) (*Provider, error) {
 }
 
 func buildLimits(w *spec.Limits) Limits {
-	l := Limits{MinRequestBytes, MinInlineResultBytes, MinConcurrentRequests, MinIdempotencyWindowSecs}
 	if w == nil {
-		return l
+		return Limits{MinRequestBytes, MinInlineResultBytes, MinConcurrentRequests, MinIdempotencyWindowSecs}
 	}
-	set := func(dst *int64, src *int64) {
-		if src != nil {
-			*dst = *src
-		}
+	return Limits{
+		MaxRequestBytes:          int64(w.MaxRequestBytes),
+		MaxInlineResultBytes:     int64(w.MaxInlineResultBytes),
+		MaxConcurrentRequests:    int64(w.MaxConcurrentRequests),
+		IdempotencyWindowSeconds: int64(w.IdempotencyWindowSeconds),
 	}
-	set(&l.MaxRequestBytes, w.MaxRequestBytes)
-	set(&l.MaxInlineResultBytes, w.MaxInlineResultBytes)
-	set(&l.MaxConcurrentRequests, w.MaxConcurrentRequests)
-	set(&l.IdempotencyWindowSeconds, w.IdempotencyWindowSeconds)
-	return l
 }
 
 // buildTargets resolves target names: the spec's own, else defaults derived
@@ -199,4 +194,13 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+func versions(w []spec.Int) []int {
+	out := make([]int, len(w))
+	for i, v := range w {
+		out[i] = int(v)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -53,7 +53,12 @@ func (d *Doc) Has(ptr string) bool {
 	return ok
 }
 
+// pos returns where n was written. A block mapping is placed at its first
+// key, even when an anchor or a tag precedes it on the line before.
 func (d *Doc) pos(n *yaml.Node) source.Pos {
+	if n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle == 0 && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
 	return source.Pos{File: d.Path, Line: n.Line, Col: n.Column}
 }
 

@@ -6,8 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/source"
@@ -59,27 +62,31 @@ func Load(fsys fs.FS, dir string) (*Set, diag.List, error) {
 	return set, l, nil
 }
 
-// loadTools parses every tools/<name>.yaml, in file-name order, and counts
-// the tool files it found.
+// loadTools parses every tools/<name>.yaml, in file-name order, on
+// GOMAXPROCS workers, and counts the tool files it found.
 func loadTools(fsys fs.FS, dir string) ([]*Doc, int, diag.List, error) {
-	var l diag.List
 	entries, err := fs.ReadDir(fsys, ToolsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, nil, err
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	results := make([]toolLoad, len(entries))
+	parallel(len(entries), func(i int) {
+		r := &results[i]
+		r.doc, r.diags, r.err = loadTool(fsys, dir, entries[i])
+	})
+	var l diag.List
 	var docs []*Doc
 	seen := 0
-	for _, e := range entries {
-		doc, d, err := loadTool(fsys, dir, e)
-		if err != nil {
-			return nil, 0, nil, err
+	for i, r := range results {
+		if r.err != nil {
+			return nil, 0, nil, r.err
 		}
-		l.Add(d...)
-		if doc != nil {
-			docs = append(docs, doc)
+		l.Add(r.diags...)
+		if r.doc != nil {
+			docs = append(docs, r.doc)
 		}
-		if isToolFile(e) {
+		if isToolFile(entries[i]) {
 			seen++
 		}
 	}
@@ -88,6 +95,29 @@ func loadTools(fsys fs.FS, dir string) ([]*Doc, int, diag.List, error) {
 			"the spec declares no tools; add tools/<name>.yaml files")
 	}
 	return docs, seen, l, nil
+}
+
+// toolLoad is the outcome of loading one entry of tools/.
+type toolLoad struct {
+	doc   *Doc
+	diags diag.List
+	err   error
+}
+
+// parallel calls f(0..n-1) on GOMAXPROCS goroutines and waits for them.
+func parallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func isToolFile(e fs.DirEntry) bool {

@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 )
 
 // Provider is the wire struct of provider.yaml, key for key.
 type Provider struct {
-	Cetpgen      int          `json:"cetpgen"`
+	Cetpgen      Int          `json:"cetpgen"`
 	Provider     Identity     `json:"provider"`
 	Android      Android      `json:"android"`
-	Versions     []int        `json:"versions"`
+	Versions     []Int        `json:"versions"`
 	Capabilities []string     `json:"capabilities"`
 	Limits       *Limits      `json:"limits"`
 	Scopes       []Scope      `json:"scopes"`
@@ -32,13 +33,26 @@ type Android struct {
 	Authority string `json:"authority"`
 }
 
-// Limits is provider.yaml's limits block; a nil field takes the protocol
-// minimum.
+// Limits is provider.yaml's limits block, which states all four limits.
 type Limits struct {
-	MaxRequestBytes          *int64 `json:"max_request_bytes"`
-	MaxInlineResultBytes     *int64 `json:"max_inline_result_bytes"`
-	MaxConcurrentRequests    *int64 `json:"max_concurrent_requests"`
-	IdempotencyWindowSeconds *int64 `json:"idempotency_window_seconds"`
+	MaxRequestBytes          Int `json:"max_request_bytes"`
+	MaxInlineResultBytes     Int `json:"max_inline_result_bytes"`
+	MaxConcurrentRequests    Int `json:"max_concurrent_requests"`
+	IdempotencyWindowSeconds Int `json:"idempotency_window_seconds"`
+}
+
+// Int is an integer as JSON Schema defines it: any number with a zero
+// fractional part, so 65536, 65536.0 and 6.5536e4 are all 65536.
+type Int int64
+
+// UnmarshalJSON decodes any integral JSON number that fits in 64 bits.
+func (i *Int) UnmarshalJSON(data []byte) error {
+	r, ok := new(big.Rat).SetString(string(data))
+	if !ok || !r.IsInt() || !r.Num().IsInt64() {
+		return fmt.Errorf("%s is not a 64-bit integer", data)
+	}
+	*i = Int(r.Num().Int64())
+	return nil
 }
 
 // Scope is one entry of provider.yaml's scopes.

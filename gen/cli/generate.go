@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cetpgen/cetpgen/gen"
+	"github.com/cetpgen/cetpgen/gen/write"
+	"github.com/spf13/cobra"
+)
+
+// DefaultOutDir is where generated output goes when --out is not given.
+const DefaultOutDir = "out"
+
+// generateOptions are the flags of cetpgen generate.
+type generateOptions struct {
+	out     string
+	targets []string
+	check   bool
+	verbose bool
+	format  string
+}
+
+func newGenerate() *cobra.Command {
+	var o generateOptions
+	cmd := &cobra.Command{
+		Use:   "generate [SPEC_DIR...]",
+		Short: "Validate specs and write the generated output (or --check it)",
+		Long: "generate validates each spec directory (default: every spec under specs/) and renders the\n" +
+			"targets into --out (default out/). It writes all files or none: invalid specs write nothing.\n" +
+			"With --check it writes nothing and exits 1 with a unified diff when out/ is stale.",
+		RunE: func(cmd *cobra.Command, args []string) error { return runGenerate(cmd, args, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", DefaultOutDir, "output directory")
+	f.StringSliceVar(&o.targets, "target", nil, "targets to generate, comma-separated (default all: "+strings.Join(gen.TargetNames(), ",")+")")
+	f.BoolVar(&o.check, "check", false, "write nothing; exit 1 with a diff if the output is stale")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "list the files written or deleted")
+	addFormatFlag(cmd, &o.format)
+	return cmd
+}
+
+func runGenerate(cmd *cobra.Command, args []string, o generateOptions) error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	c, err := checkSpecs(cmd, args, o.format)
+	if err != nil {
+		return err
+	}
+	plan, err := gen.Plan(c.providers, o.targets, o.out)
+	if err != nil {
+		return failure(err)
+	}
+	if o.check {
+		return checkPlan(cmd, plan)
+	}
+	changed, err := write.Apply(plan)
+	if err != nil {
+		return failure(err)
+	}
+	if o.verbose {
+		for _, p := range changed {
+			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s/%s\n", o.out, p)
+		}
+	}
+	return nil
+}
+
+func checkPlan(cmd *cobra.Command, plan write.Plan) error {
+	d, err := write.Check(plan)
+	if err != nil {
+		return failure(err)
+	}
+	if d == "" {
+		return nil
+	}
+	fmt.Fprint(cmd.OutOrStdout(), d)
+	fmt.Fprintf(cmd.ErrOrStderr(), "cetpgen: %s is stale; run cetpgen generate\n", plan.Root)
+	return invalid()
+}

@@ -1,0 +1,84 @@
+package gen
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/cetpgen/cetpgen/gen/write"
+)
+
+// Plan renders every Provider with the named targets (all when names is
+// empty) into a write plan rooted at root. Nothing is written.
+func Plan(providers []*ir.Provider, names []string, root string) (write.Plan, error) {
+	chosen, err := selectTargets(names)
+	if err != nil {
+		return write.Plan{}, err
+	}
+	plan := write.Plan{Root: root}
+	for _, t := range chosen {
+		for _, p := range providers {
+			owned := path.Join(t.Dir, p.Slug)
+			files, err := t.Emit(p)
+			if err != nil {
+				return write.Plan{}, fmt.Errorf("emit %s for %s: %w", t.Name, p.Dir, err)
+			}
+			if err := checkPaths(owned, files); err != nil {
+				return write.Plan{}, fmt.Errorf("emit %s for %s: %w", t.Name, p.Dir, err)
+			}
+			plan.Owned = append(plan.Owned, owned)
+			plan.Files = append(plan.Files, files...)
+		}
+	}
+	sort.Slice(plan.Files, func(i, j int) bool { return plan.Files[i].Path < plan.Files[j].Path })
+	return plan, nil
+}
+
+// selectTargets resolves --target names, keeping registration order.
+func selectTargets(names []string) ([]Target, error) {
+	if len(names) == 0 {
+		return Targets(), nil
+	}
+	var out []Target
+	for _, t := range Targets() {
+		if slices.Contains(names, t.Name) {
+			out = append(out, t)
+		}
+	}
+	for _, n := range names {
+		if !slices.ContainsFunc(out, func(t Target) bool { return t.Name == n }) {
+			return nil, fmt.Errorf("unknown target %q (available: %s)", n, strings.Join(TargetNames(), ", "))
+		}
+	}
+	return out, nil
+}
+
+// TargetNames lists the registered targets' names.
+func TargetNames() []string {
+	var out []string
+	for _, t := range Targets() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// checkPaths keeps every emitted file inside the target's directory for
+// the Provider, and unique.
+func checkPaths(owned string, files []emit.File) error {
+	seen := map[string]bool{}
+	for _, f := range files {
+		clean := path.Clean(f.Path)
+		if clean != f.Path || !strings.HasPrefix(f.Path, owned+"/") {
+			return fmt.Errorf("emitted path %q is outside %s/", f.Path, owned)
+		}
+		if seen[f.Path] {
+			return fmt.Errorf("path %q emitted twice", f.Path)
+		}
+		seen[f.Path] = true
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package write
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// writeAll stages every new file as a temporary sibling, then renames them
+// into place and deletes stale files. A failure while staging removes the
+// temporaries and leaves the output as it was.
+func writeAll(root string, changes []change) error {
+	staged := map[string]string{}
+	cleanup := func() {
+		for _, tmp := range staged {
+			os.Remove(tmp)
+		}
+	}
+	for _, c := range changes {
+		if c.remove {
+			continue
+		}
+		tmp, err := stage(root, c)
+		if err != nil {
+			cleanup()
+			return err
+		}
+		staged[c.path] = tmp
+	}
+	return commit(root, changes, staged)
+}
+
+func stage(root string, c change) (string, error) {
+	dst := filepath.Join(root, filepath.FromSlash(c.path))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return "", fmt.Errorf("write %s: %w", c.path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", c.path, err)
+	}
+	_, werr := f.Write(c.new)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(f.Name(), 0o644)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write %s: %w", c.path, werr)
+	}
+	return f.Name(), nil
+}
+
+func commit(root string, changes []change, staged map[string]string) error {
+	for _, c := range changes {
+		dst := filepath.Join(root, filepath.FromSlash(c.path))
+		var err error
+		if c.remove {
+			err = os.Remove(dst)
+		} else {
+			err = os.Rename(staged[c.path], dst)
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", c.path, err)
+		}
+	}
+	return nil
+}
