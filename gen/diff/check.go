@@ -1,0 +1,189 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/cetpgen/cetpgen/gen/ir"
+)
+
+// check records every way in which narrow may accept an instance that wide
+// rejects.
+func (c *checker) check(wide, narrow node) {
+	if c.enter(wide, narrow) {
+		return
+	}
+	defer func() { c.depth-- }()
+	wide, okW := c.deref(wide, narrow)
+	narrow, okN := c.deref(narrow, wide)
+	if !okW || !okN || wide.isTrue() || narrow.isFalse() || sameSchema(wide, narrow) {
+		return
+	}
+	if wide.isFalse() {
+		c.add(kType, wide, narrow, "false", c.pick("the input schema now rejects every value", "the output schema was false and now admits values"))
+		return
+	}
+	if c.unions(wide, narrow) {
+		return
+	}
+	c.keywords(wide, narrow)
+}
+
+// enter guards against endless recursion through recursive $refs and
+// overly deep schemas. It reports true when the pair needs no (further)
+// work: it is being compared already, in which case containment holds
+// coinductively, or the depth limit was reached, which is recorded.
+func (c *checker) enter(wide, narrow node) bool {
+	key := wide.ptr + "\x00" + narrow.ptr
+	if _, isRef := wide.kw("$ref"); isRef {
+		if c.seen[key] {
+			return true
+		}
+		c.seen[key] = true
+	}
+	if c.depth >= maxDepth {
+		c.unknown(wide, narrow, "$ref", "schemas nest deeper than the comparison follows")
+		return true
+	}
+	c.depth++
+	return false
+}
+
+// deref replaces a $ref by its target. A $ref with constraining siblings
+// becomes an allOf of the target and the siblings. ok is false when the
+// reference cannot be resolved locally; that is recorded as undecided.
+func (c *checker) deref(n, other node) (node, bool) {
+	ref, has := n.kw("$ref")
+	s, isString := ref.(string)
+	if !has {
+		return n, true
+	}
+	target, ok := n.resolve(s)
+	if !isString || !ok {
+		c.unknown(n, other, "$ref", fmt.Sprintf("%s does not resolve inside the schema", text(ref)))
+		return n, false
+	}
+	rest := n.without("$ref")
+	if rest.isTrue() {
+		return target, true
+	}
+	rest.v.(map[string]any)["allOf"] = append(listOf(rest.obj()["allOf"]), target.v)
+	return rest, true
+}
+
+// sameSchema reports whether two subschemas are written identically and
+// contain no $ref whose target could differ.
+func sameSchema(a, b node) bool {
+	ja, errA := ir.Canonical(a.v)
+	jb, errB := ir.Canonical(b.v)
+	if errA != nil || errB != nil || string(ja) != string(jb) {
+		return false
+	}
+	return !hasRef(a.v)
+}
+
+// hasRef reports whether v contains a $ref or $dynamicRef anywhere.
+func hasRef(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x["$ref"]; ok {
+			return true
+		}
+		if _, ok := x["$dynamicRef"]; ok {
+			return true
+		}
+		for _, item := range x {
+			if hasRef(item) {
+				return true
+			}
+		}
+	case []any:
+		return slices.ContainsFunc(x, hasRef)
+	}
+	return false
+}
+
+// listOf returns v as a list, or nil.
+func listOf(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// keywords compares the keywords of two non-union schemas.
+func (c *checker) keywords(wide, narrow node) {
+	c.undecidedKeywords(wide, narrow)
+	tn := types(narrow)
+	c.checkTypes(wide, narrow, tn)
+	c.checkEnum(wide, narrow)
+	if tn.hasAny(numBits) {
+		c.numeric(wide, narrow, tn)
+	}
+	if tn.hasAny(tString) {
+		c.strings(wide, narrow)
+	}
+	if tn.hasAny(tArray) {
+		c.arrays(wide, narrow)
+	}
+	if tn.hasAny(tObject) {
+		c.objects(wide, narrow)
+	}
+}
+
+// types returns the instance types a schema admits, from its type keyword
+// and its enum or const values.
+func types(n node) typeSet {
+	if n.isFalse() {
+		return 0
+	}
+	s := allType
+	switch t := n.obj()["type"].(type) {
+	case string:
+		s = typeNames[t]
+	case []any:
+		s = 0
+		for _, name := range t {
+			name, _ := name.(string)
+			s |= typeNames[name]
+		}
+	}
+	if vals, ok := values(n); ok {
+		var vt typeSet
+		for _, v := range vals {
+			vt |= typeOfValue(v)
+		}
+		s &= vt
+	}
+	return s
+}
+
+// values returns the values a schema is restricted to by enum or const.
+func values(n node) ([]any, bool) {
+	if v, ok := n.kw("const"); ok {
+		return []any{v}, true
+	}
+	if v, ok := n.kw("enum"); ok {
+		l, isList := v.([]any)
+		return l, isList
+	}
+	return nil, false
+}
+
+// checkTypes records the types narrow admits and wide does not.
+func (c *checker) checkTypes(wide, narrow node, tn typeSet) {
+	tw := types(wide)
+	if _, restricted := values(wide); restricted {
+		tw = declaredTypes(wide)
+	}
+	lost := tn &^ tw
+	if lost == 0 {
+		return
+	}
+	c.add(kType, wide, narrow, "type", c.pick(
+		fmt.Sprintf("type narrowed from %s to %s: %s values are no longer accepted", tn, tw, lost),
+		fmt.Sprintf("type widened from %s to %s: the tool may now return %s", tw, tn, lost)))
+}
+
+// declaredTypes returns the types of the type keyword alone.
+func declaredTypes(n node) typeSet {
+	return types(n.without("enum", "const"))
+}

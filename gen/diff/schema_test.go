@@ -1,0 +1,184 @@
+package diff
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// schemaCase is one comparison and the rule IDs it must yield, in order.
+type schemaCase struct {
+	name     string
+	output   bool
+	old, new string
+	want     string // space-separated rule IDs; "" means compatible
+}
+
+var schemaCases = []schemaCase{
+	// Identity and trivial schemas.
+	{"identical", false, `{"type":"string"}`, `{"type":"string"}`, ""},
+	{"true accepts all", false, `{"type":"string"}`, `true`, ""},
+	{"false narrows", false, `{"type":"string"}`, `false`, "input-type-narrowed"},
+	{"from false", false, `false`, `{"type":"string"}`, ""},
+	// Types, integer inside number, nullable type lists.
+	{"number to integer", false, `{"type":"number"}`, `{"type":"integer"}`, "input-type-narrowed"},
+	{"integer to number", false, `{"type":"integer"}`, `{"type":"number"}`, ""},
+	{"nullable dropped", false, `{"type":["string","null"]}`, `{"type":"string"}`, "input-type-narrowed"},
+	{"nullable added in", false, `{"type":"string"}`, `{"type":["string","null"]}`, ""},
+	{"nullable added out", true, `{"type":"string"}`, `{"type":["string","null"]}`, "output-type-widened"},
+	{"integer out narrowed ok", true, `{"type":"number"}`, `{"type":"integer"}`, ""},
+	{"type removed out", true, `{"type":"string"}`, `{}`, "output-type-widened"},
+	// Enums and const.
+	{"enum value removed", false, `{"enum":["a","b"]}`, `{"enum":["a"]}`, "input-enum-value-removed"},
+	{"enum value added in", false, `{"enum":["a"]}`, `{"enum":["a","b"]}`, ""},
+	{"enum value added out", true, `{"enum":["a"]}`, `{"enum":["a","b"]}`, "output-enum-value-added"},
+	{"enum numbers by value", false, `{"enum":[1,2]}`, `{"enum":[1.0,2.0]}`, ""},
+	{"enum added", false, `{"type":"string"}`, `{"type":"string","enum":["a"]}`, "input-enum-value-removed"},
+	{"const to enum", false, `{"const":"a"}`, `{"enum":["a","b"]}`, ""},
+	{"enum to const", false, `{"enum":["a","b"]}`, `{"const":"a"}`, "input-enum-value-removed"},
+	{"enum removed out", true, `{"type":"string","enum":["a"]}`, `{"type":"string"}`, "output-enum-value-added"},
+	// Numeric bounds, exact numbers, integer normalization, multipleOf.
+	{"minimum raised", false, `{"type":"number","minimum":0}`, `{"type":"number","minimum":1}`, "input-bound-tightened"},
+	{"minimum lowered", false, `{"type":"number","minimum":1}`, `{"type":"number","minimum":0}`, ""},
+	{"maximum added", false, `{"type":"number"}`, `{"type":"number","maximum":10}`, "input-bound-tightened"},
+	{"exclusive at same value", false, `{"type":"number","minimum":0}`, `{"type":"number","exclusiveMinimum":0}`, "input-bound-tightened"},
+	{"inclusive at same value", false, `{"type":"number","exclusiveMinimum":0}`, `{"type":"number","minimum":0}`, ""},
+	{"integer exclusive equals inclusive", false, `{"type":"integer","exclusiveMinimum":0}`, `{"type":"integer","minimum":1}`, ""},
+	{"integer exclusive maximum", false, `{"type":"integer","maximum":9}`, `{"type":"integer","exclusiveMaximum":10}`, ""},
+	{"tiny exact bound", false, `{"type":"number","minimum":1e-8}`, `{"type":"number","minimum":0.00000001}`, ""},
+	{"big integers exact", false, `{"type":"integer","maximum":9007199254740993}`, `{"type":"integer","maximum":9007199254740992}`, "input-bound-tightened"},
+	{"bound loosened out", true, `{"type":"integer","maximum":10}`, `{"type":"integer","maximum":20}`, "output-bound-loosened"},
+	{"bound tightened out", true, `{"type":"integer","maximum":20}`, `{"type":"integer","maximum":10}`, ""},
+	{"multipleOf implied", false, `{"type":"number","multipleOf":4}`, `{"type":"number","multipleOf":2}`, ""},
+	{"multipleOf not implied", false, `{"type":"number","multipleOf":2}`, `{"type":"number","multipleOf":4}`, "input-bound-tightened"},
+	{"bounds ignore other types", false, `{"type":"string"}`, `{"type":"string","minimum":3}`, ""},
+	// Strings.
+	{"maxLength lowered", false, `{"type":"string","maxLength":10}`, `{"type":"string","maxLength":5}`, "input-bound-tightened"},
+	{"minLength removed", false, `{"type":"string","minLength":1}`, `{"type":"string"}`, ""},
+	{"pattern changed", false, `{"type":"string","pattern":"^a"}`, `{"type":"string","pattern":"^b"}`, "input-bound-tightened"},
+	{"pattern removed", false, `{"type":"string","pattern":"^a"}`, `{"type":"string"}`, ""},
+	{"format added", false, `{"type":"string"}`, `{"type":"string","format":"date"}`, "input-bound-tightened"},
+	// Arrays.
+	{"items narrowed", false, `{"type":"array","items":{"type":"number"}}`, `{"type":"array","items":{"type":"integer"}}`, "input-type-narrowed"},
+	{"maxItems added", false, `{"type":"array"}`, `{"type":"array","maxItems":3}`, "input-bound-tightened"},
+	{"uniqueItems added", false, `{"type":"array"}`, `{"type":"array","uniqueItems":true}`, "input-bound-tightened"},
+	// Objects.
+	{"optional property added closed", false, obj(`"a":{"type":"string"}`, ``, false), obj(`"a":{"type":"string"},"b":{"type":"integer"}`, ``, false), ""},
+	{"required added", false, obj(`"a":{"type":"string"}`, ``, false), obj(`"a":{"type":"string"}`, `"a"`, false), "input-required-added"},
+	{"required dropped", false, obj(`"a":{"type":"string"}`, `"a"`, false), obj(`"a":{"type":"string"}`, ``, false), ""},
+	{"property removed closed", false, obj(`"a":{},"b":{}`, ``, false), obj(`"a":{}`, ``, false), "input-property-removed"},
+	{"property removed open", false, obj(`"a":{},"b":{"type":"string"}`, ``, true), obj(`"a":{}`, ``, true), ""},
+	{"property typed on open input", false, obj(``, ``, true), obj(`"b":{"type":"string"}`, ``, true), "input-property-constrained"},
+	{"closed input", false, obj(`"a":{}`, ``, true), obj(`"a":{}`, ``, false), "input-narrowed"},
+	{"opened input", false, obj(`"a":{}`, ``, false), obj(`"a":{}`, ``, true), ""},
+	{"output required dropped", true, obj(`"a":{"type":"string"}`, `"a"`, true), obj(`"a":{"type":"string"}`, ``, true), "output-property-optional"},
+	{"output property removed", true, obj(`"a":{"type":"string"}`, `"a"`, true), obj(``, ``, true), "output-property-removed"},
+	{"output optional removed", true, obj(`"a":{"type":"string"}`, ``, true), obj(``, ``, true), "output-property-removed"},
+	{"output property added", true, obj(`"a":{"type":"string"}`, `"a"`, true), obj(`"a":{"type":"string"},"b":{}`, `"a","b"`, true), ""},
+	{"output property added closed", true, obj(`"a":{}`, ``, false), obj(`"a":{},"b":{}`, ``, false), "output-widened"},
+	{"additionalProperties schema", false, `{"type":"object","additionalProperties":{"type":"number"}}`, `{"type":"object","additionalProperties":{"type":"integer"}}`, "input-type-narrowed"},
+	// $ref through $defs, anchors, recursion, unresolvable.
+	{"ref same", false, `{"$defs":{"x":{"type":"string"}},"$ref":"#/$defs/x"}`, `{"$defs":{"x":{"type":"string"}},"$ref":"#/$defs/x"}`, ""},
+	{"ref target narrowed", false, `{"$defs":{"x":{"type":"number"}},"$ref":"#/$defs/x"}`, `{"$defs":{"x":{"type":"integer"}},"$ref":"#/$defs/x"}`, "input-ref-target-changed"},
+	{"ref inlined", false, `{"$defs":{"x":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/x"}}}`, `{"properties":{"a":{"type":"string"}}}`, ""},
+	{"ref anchor", true, `{"$defs":{"x":{"$anchor":"X","enum":["a"]}},"$ref":"#X"}`, `{"$defs":{"x":{"$anchor":"X","enum":["a","b"]}},"$ref":"#X"}`, "output-ref-target-changed"},
+	{"ref recursive same", false, treeSchema("number"), treeSchema("number"), ""},
+	{"ref recursive narrowed", false, treeSchema("number"), treeSchema("integer"), "input-ref-target-changed"},
+	{"ref unresolvable", false, `{"type":"string"}`, `{"$ref":"other.json"}`, "input-undecided"},
+	{"ref with siblings", false, `{"$defs":{"x":{"type":"number"}},"$ref":"#/$defs/x"}`, `{"$defs":{"x":{"type":"number"}},"$ref":"#/$defs/x","maximum":5}`, "input-bound-tightened"},
+	// allOf, anyOf, oneOf.
+	{"anyOf branch added in", false, `{"anyOf":[{"type":"string"}]}`, `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, ""},
+	{"anyOf branch removed in", false, `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, `{"anyOf":[{"type":"string"}]}`, "input-type-narrowed"},
+	{"anyOf branch added out", true, `{"anyOf":[{"type":"string"}]}`, `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, "output-type-widened"},
+	{"anyOf undecided", false, `{"type":"object"}`, `{"anyOf":[{"required":["a"]},{"required":["b"]}]}`, "input-undecided"},
+	{"oneOf discriminated same", false, oneOf(`"x"`, `"y"`), oneOf(`"x"`, `"y"`), ""},
+	{"oneOf branch added in", false, oneOf(`"x"`), oneOf(`"x"`, `"y"`), ""},
+	{"oneOf branch added out", true, oneOf(`"x"`), oneOf(`"x"`, `"y"`), "output-undecided"},
+	{"allOf wide exact", false, `{"type":"integer"}`, `{"allOf":[{"type":"integer"},{"minimum":0}]}`, "input-bound-tightened"},
+	{"allOf narrow merged", false, `{"allOf":[{"properties":{"a":{"type":"string"}}},{"required":["a"]}]}`, `{"properties":{"a":{"type":"string"}},"required":["a"]}`, ""},
+	{"allOf narrow member", false, `{"allOf":[{"type":"integer"},{"minimum":0}]}`, `{"type":"number"}`, ""},
+	// Keywords outside the decided set.
+	{"not added on wide", false, `{"type":"string"}`, `{"type":"string","not":{"const":"x"}}`, "input-undecided"},
+	{"not only narrow", false, `{"type":"string","not":{"const":"x"}}`, `{"type":"string"}`, ""},
+	{"patternProperties", false, obj(``, ``, false), `{"type":"object","patternProperties":{"^x":{}},"additionalProperties":false}`, "input-undecided"},
+	{"same unknown keyword", false, `{"type":"string","not":{"const":"x"}}`, `{"type":"string","not":{"const":"x"}}`, ""},
+	{"annotations ignored", false, `{"type":"string","description":"a"}`, `{"type":"string","description":"b","examples":["x"]}`, ""},
+}
+
+// obj builds an object schema with the given properties, required names
+// and openness.
+func obj(properties, required string, open bool) string {
+	s := `{"type":"object","properties":{` + properties + `},"required":[` + required + `]`
+	if !open {
+		s += `,"additionalProperties":false`
+	}
+	return s + "}"
+}
+
+// treeSchema is a recursive schema whose leaf values have type leaf.
+func treeSchema(leaf string) string {
+	return `{"$defs":{"t":{"type":"object","properties":{"v":{"type":"` + leaf +
+		`"},"kids":{"type":"array","items":{"$ref":"#/$defs/t"}}}}},"$ref":"#/$defs/t"}`
+}
+
+// oneOf builds a oneOf over objects discriminated by a required kind.
+func oneOf(kinds ...string) string {
+	var bs []string
+	for _, k := range kinds {
+		bs = append(bs, `{"type":"object","properties":{"kind":{"const":`+k+`}},"required":["kind"]}`)
+	}
+	return `{"oneOf":[` + strings.Join(bs, ",") + `]}`
+}
+
+func decode(t *testing.T, s string) any {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("bad test schema %s: %v", s, err)
+	}
+	return v
+}
+
+// TestSchemaCompatibility checks the containment reasoning case by case:
+// each pair yields exactly the listed rules, and compatible pairs none.
+func TestSchemaCompatibility(t *testing.T) {
+	for _, tc := range schemaCases {
+		t.Run(tc.name, func(t *testing.T) {
+			old, new := decode(t, tc.old), decode(t, tc.new)
+			compare := CompareInput
+			if tc.output {
+				compare = CompareOutput
+			}
+			var got []string
+			for _, f := range compare(old, new) {
+				got = append(got, f.Rule)
+			}
+			if want := strings.Fields(tc.want); !slices.Equal(got, want) {
+				t.Errorf("rules %v, want %v\nfindings: %+v", got, want, compare(old, new))
+			}
+		})
+	}
+}
+
+// TestSchemaUndecidedNamesKeyword checks that an undecided verdict names
+// the keyword that stopped the reasoning.
+func TestSchemaUndecidedNamesKeyword(t *testing.T) {
+	fs := CompareInput(decode(t, `{"type":"string"}`), decode(t, `{"type":"string","not":{"const":"x"}}`))
+	if len(fs) != 1 || !fs[0].Undecided || fs[0].Keyword != "not" || !strings.Contains(fs[0].Message, "not") {
+		t.Fatalf("findings %+v, want one undecided finding naming not", fs)
+	}
+}
+
+// TestSchemaFindingPointsAtNewSchema checks that findings carry a pointer
+// into the new schema, for annotations on the changed line.
+func TestSchemaFindingPointsAtNewSchema(t *testing.T) {
+	old := decode(t, `{"type":"object","properties":{"a":{"type":"number"}}}`)
+	new := decode(t, `{"type":"object","properties":{"a":{"type":"integer"}}}`)
+	fs := CompareInput(old, new)
+	if len(fs) != 1 || fs[0].Ptr != "/properties/a" {
+		t.Fatalf("findings %+v, want one at /properties/a", fs)
+	}
+}
