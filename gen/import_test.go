@@ -12,25 +12,32 @@ const module = "github.com/cetpgen/cetpgen/"
 // of a lower rank (DESIGN.md §2: load -> validate -> IR -> emit -> write,
 // gen.Run the one place that knows the order, the CLI on top).
 var stageRank = []struct {
-	prefix string
+	prefix string // a package and those below it; with a trailing "/", only those below
 	rank   int
 }{
-	{"gen/source", 0}, {"schema", 0}, {"templates", 0}, {"gen/internal/synth", 0}, {"gen/internal/synth/synthspec", 1},
+	{"gen/source", 0}, {"schema", 0}, {"templates", 0}, {"gen/internal/synth", 0},
+	{"gen/internal/synth/synthspec", 1},
 	{"gen/diag", 1},
 	{"gen/spec", 2},
 	{"gen/validate", 3},
 	{"gen/ir", 4},
-	{"gen/emit", 5}, {"gen/write", 5},
-	{"gen", 6},
-	{"gen/cli", 7},
-	{"cmd", 8},
+	{"gen/emit", 5},
+	{"gen/emit/", 6}, {"gen/diff", 6},
+	{"gen/write", 7},
+	{"gen", 8},
+	{"gen/cli", 9},
+	{"cmd", 10},
 }
 
 func rankOf(pkg string) (int, bool) {
 	rel := strings.TrimPrefix(pkg, module)
 	best, bestLen := -1, -1
 	for _, s := range stageRank {
-		if (rel == s.prefix || strings.HasPrefix(rel, s.prefix+"/")) && len(s.prefix) > bestLen {
+		match := rel == s.prefix || strings.HasPrefix(rel, s.prefix+"/")
+		if strings.HasSuffix(s.prefix, "/") {
+			match = strings.HasPrefix(rel, s.prefix)
+		}
+		if match && len(s.prefix) > bestLen {
 			best, bestLen = s.rank, len(s.prefix)
 		}
 	}

@@ -14,6 +14,16 @@ var Provider []byte
 //go:embed tool.schema.json
 var Tool []byte
 
+// JSONSchemaFlat is schema/jsonschema-2020-12.flat.json: the JSON Schema
+// 2020-12 meta-schema with its vocabularies merged into one document, which
+// cetpgen applies to every tool schema.
+//
+//go:embed jsonschema-2020-12.flat.json
+var JSONSchemaFlat []byte
+
+// JSONSchemaFlatURL is the $id of JSONSchemaFlat.
+const JSONSchemaFlatURL = "https://cetpgen.dev/schema/jsonschema-2020-12.flat.json"
+
 // ProviderURL and ToolURL are the $id of each meta-schema.
 const (
 	ProviderURL = "https://cetpgen.dev/schema/provider.schema.json"

@@ -32,6 +32,31 @@ var (
 	printer  = message.NewPrinter(language.English)
 )
 
+var (
+	flatOnce sync.Once
+	flatMeta *jsonschema.Schema
+	flatErr  error
+)
+
+// loadFlatMeta compiles schema/jsonschema-2020-12.flat.json once per
+// process, with format assertions on (uri, uri-reference, regex), as the
+// official meta-schema is applied by jsonschema/v6.
+func loadFlatMeta() (*jsonschema.Schema, error) {
+	flatOnce.Do(func() {
+		c := newCompiler()
+		c.AssertFormat()
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema.JSONSchemaFlat))
+		if err == nil {
+			err = c.AddResource(schema.JSONSchemaFlatURL, doc)
+		}
+		if err == nil {
+			flatMeta, err = c.Compile(schema.JSONSchemaFlatURL)
+		}
+		flatErr = err
+	})
+	return flatMeta, flatErr
+}
+
 // loadMeta compiles the embedded meta-schemas once per process.
 func loadMeta() (*metaSchemas, error) {
 	metaOnce.Do(func() { meta, metaErr = compileMeta() })
