@@ -1,0 +1,26 @@
+// Package diff compares two versions of a Provider spec and tells a
+// reviewer the consequences: which changes break Consumers, which change
+// the safety contract, and how the tool-set revision moves.
+//
+// Compare walks the IR of both sides tool by tool and scope by scope and
+// reports Changes, each under a Rule with a stable ID, a default Severity
+// (breaking, dangerous, info) and a Category (safety, compatibility,
+// bookkeeping). A repository Config may override severities and
+// acknowledge specific changes (rule + tool); unacknowledged breaking or
+// dangerous changes fail a run.
+//
+// Schema compatibility is decided structurally by CompareInput and
+// CompareOutput: the new input schema must accept every instance the old
+// one accepted, and the new output schema must accept only instances the
+// old one accepted. The reasoning covers type (with type lists, and
+// integer inside number), enum and const, numeric and length bounds,
+// multipleOf, pattern and format (compared for equality), properties,
+// required, additionalProperties, items, uniqueItems, local $ref (JSON
+// pointers and anchors, recursive definitions included) and allOf, anyOf
+// and oneOf as far as containment is decidable. Where it is not, the
+// finding is undecided and names the keyword: never a silent pass.
+//
+// Reports are written as Markdown for a pull-request comment, as JSON, or
+// as GitHub workflow annotations on the changed lines of the new spec.
+// GitFS reads the old (or new) side from a git revision.
+package diff
