@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -104,7 +105,7 @@ func writeSpec(t *testing.T, a *txtar.Archive) string {
 // rule" lines with paths relative to the spec directory.
 func summarize(t *testing.T, jsonOut, dir string) []string {
 	t.Helper()
-	var r jsonReport
+	var r diag.JSONReport
 	if err := json.Unmarshal([]byte(jsonOut), &r); err != nil {
 		t.Fatalf("--format json output does not parse: %v\n%s", err, jsonOut)
 	}
@@ -115,20 +116,6 @@ func summarize(t *testing.T, jsonOut, dir string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// jsonReport mirrors the --format json wire shape.
-type jsonReport struct {
-	Diagnostics []struct {
-		File     string `json:"file"`
-		Line     int    `json:"line"`
-		Column   int    `json:"column"`
-		Severity string `json:"severity"`
-		Rule     string `json:"rule"`
-		Message  string `json:"message"`
-	} `json:"diagnostics"`
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
 }
 
 func lines(s string) []string {

@@ -34,8 +34,8 @@ func writeText(w io.Writer, l List) error {
 	return err
 }
 
-// jsonDiagnostic is the wire shape of one diagnostic in --format json.
-type jsonDiagnostic struct {
+// JSONDiagnostic is the wire shape of one diagnostic in --format json.
+type JSONDiagnostic struct {
 	File     string `json:"file"`
 	Line     int    `json:"line"`
 	Column   int    `json:"column"`
@@ -44,18 +44,18 @@ type jsonDiagnostic struct {
 	Message  string `json:"message"`
 }
 
-// jsonReport is the wire shape of --format json: every diagnostic and the
+// JSONReport is the wire shape of --format json: every diagnostic and the
 // totals, so a machine need not count.
-type jsonReport struct {
-	Diagnostics []jsonDiagnostic `json:"diagnostics"`
+type JSONReport struct {
+	Diagnostics []JSONDiagnostic `json:"diagnostics"`
 	Errors      int              `json:"errors"`
 	Warnings    int              `json:"warnings"`
 }
 
 func writeJSON(w io.Writer, l List) error {
-	r := jsonReport{Diagnostics: make([]jsonDiagnostic, 0, len(l))}
+	r := JSONReport{Diagnostics: make([]JSONDiagnostic, 0, len(l))}
 	for _, d := range l {
-		r.Diagnostics = append(r.Diagnostics, jsonDiagnostic{
+		r.Diagnostics = append(r.Diagnostics, JSONDiagnostic{
 			File: d.Pos.File, Line: d.Pos.Line, Column: d.Pos.Col,
 			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
 		})
