@@ -1,0 +1,195 @@
+package consumer
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+)
+
+// GeneratedCodeVersion1 is referenced by every Go package cetpgen
+// generates (`var _ = consumer.GeneratedCodeVersion1`). A runtime whose
+// generated-code contract changes renames it, so stale generated code stops
+// compiling instead of misbehaving.
+const GeneratedCodeVersion1 = true
+
+// Defaults of Options.
+const (
+	DefaultTimeout        = 30 * time.Second
+	DefaultMaxResultBytes = 16 << 20
+)
+
+// Options configure a Client. The zero value is usable.
+type Options struct {
+	// Capabilities are the optional capabilities to request; none by
+	// default, since this client does not poll or read file results yet.
+	Capabilities []string
+	// Timeout bounds every call: deadline_at_ms is the earlier of the
+	// context's deadline and now+Timeout. It defaults to DefaultTimeout.
+	Timeout time.Duration
+	// MaxResultBytes bounds the data of a response, whatever the Provider
+	// negotiated; it defaults to DefaultMaxResultBytes.
+	MaxResultBytes int
+	// Now defaults to time.Now.
+	Now func() time.Time
+	// NewRequestID defaults to a random version-4 UUID.
+	NewRequestID func() string
+}
+
+// Client is a CETP v2 Consumer of one Provider. It is safe for concurrent
+// use; calls share one negotiated session.
+type Client struct {
+	t   Transport
+	opt Options
+
+	mu      sync.Mutex
+	session *Session
+}
+
+// New returns a Client that reaches its Provider through t.
+func New(t Transport, opt Options) *Client {
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultTimeout
+	}
+	if opt.MaxResultBytes <= 0 {
+		opt.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.NewRequestID == nil {
+		opt.NewRequestID = NewRequestID
+	}
+	return &Client{t: t, opt: opt}
+}
+
+// Session returns the current session, or nil before Negotiate.
+func (c *Client) Session() *Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.session
+}
+
+// ensureSession returns the current session, negotiating one if needed.
+func (c *Client) ensureSession(ctx context.Context) (*Session, error) {
+	if s := c.Session(); s != nil {
+		return s, nil
+	}
+	return c.Negotiate(ctx)
+}
+
+// dropSession forgets s unless another call already replaced it.
+func (c *Client) dropSession(s *Session) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.session == s {
+		c.session = nil
+	}
+}
+
+// envelope returns the common v2 request fields of §4.1.
+func (c *Client) envelope(ctx context.Context, s *Session, requestID string) protocol.Bundle {
+	deadline := c.opt.Now().Add(c.opt.Timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	return protocol.Bundle{
+		protocol.KeyProtocolVersion: protocol.Int(protocol.Version2),
+		protocol.KeySessionToken:    protocol.String(s.Token),
+		protocol.KeyRequestID:       protocol.String(requestID),
+		protocol.KeyDeadlineAtMs:    protocol.Long(deadline.UnixMilli()),
+	}
+}
+
+// call sends one v2 request on the current session and returns the data
+// of a success envelope. A NEGOTIATION_REQUIRED answer renegotiates once
+// and resends the same request ID, as §4.1 asks of a retry.
+func (c *Client) call(ctx context.Context, method, requestID string, extra protocol.Bundle) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		s, err := c.ensureSession(ctx)
+		if err != nil {
+			return nil, err
+		}
+		data, err := c.send(ctx, s, method, requestID, extra)
+		if CodeOf(err) != protocol.CodeNegotiationRequired || attempt > 0 {
+			return data, err
+		}
+		c.dropSession(s)
+	}
+}
+
+// send makes one request and checks the response envelope.
+func (c *Client) send(ctx context.Context, s *Session, method, requestID string, extra protocol.Bundle) ([]byte, error) {
+	req := c.envelope(ctx, s, requestID)
+	for k, v := range extra {
+		req[k] = v
+	}
+	resp, err := c.t.Call(ctx, method, req)
+	if err != nil {
+		return nil, err
+	}
+	return c.successData(method, requestID, resp)
+}
+
+// successData checks the echo and status of a v2 response and returns its
+// data, or the error the envelope carries.
+func (c *Client) successData(method, requestID string, b protocol.Bundle) ([]byte, error) {
+	if err := b.CheckKnownTypes(); err != nil {
+		return nil, &ResponseError{Method: method, Reason: err.Error()}
+	}
+	if v, _, _ := b.Int(protocol.KeyProtocolVersion); v != protocol.Version2 {
+		return nil, &ResponseError{Method: method, Reason: "protocol_version is not 2"}
+	}
+	if id, _, _ := b.String(protocol.KeyRequestID); id != requestID {
+		return nil, &ResponseError{Method: method, Reason: "request_id does not echo the request"}
+	}
+	return c.statusData(method, requestID, b)
+}
+
+// statusData dispatches on the status of a response.
+func (c *Client) statusData(method, requestID string, b protocol.Bundle) ([]byte, error) {
+	status, _, _ := b.String(protocol.KeyStatus)
+	data, _, _ := b.String(protocol.KeyData)
+	if len(data) > c.opt.MaxResultBytes {
+		return nil, &ResponseError{Method: method, Reason: "data exceeds the local limit"}
+	}
+	switch status {
+	case protocol.StatusSuccess:
+		return []byte(data), nil
+	case protocol.StatusAccepted:
+		return nil, accepted(method, requestID, data)
+	case protocol.StatusError:
+		return nil, fromEnvelope(method, requestID, b)
+	}
+	return nil, &ResponseError{Method: method, Reason: "unknown status " + status}
+}
+
+// accepted turns the data of an accepted envelope into an *AcceptedError.
+func accepted(method, requestID, data string) error {
+	var d struct {
+		OperationID string `json:"operation_id"`
+		PollAfterMs int64  `json:"poll_after_ms"`
+	}
+	if json.Unmarshal([]byte(data), &d) != nil || d.OperationID == "" {
+		return &ResponseError{Method: method, Reason: "accepted without an operation_id"}
+	}
+	return &AcceptedError{RequestID: requestID, OperationID: d.OperationID,
+		PollAfter: time.Duration(d.PollAfterMs) * time.Millisecond}
+}
+
+// NewRequestID returns a random version-4 UUID.
+func NewRequestID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(errors.New("consumer: no randomness: " + err.Error()))
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

@@ -1,0 +1,81 @@
+package consumer_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/cetpgen/cetpgen/runtime/consumer"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+)
+
+// fake answers every call with a fixed Bundle.
+type fake struct{ resp func(method string, req protocol.Bundle) protocol.Bundle }
+
+func (f fake) Call(_ context.Context, method string, req protocol.Bundle) (protocol.Bundle, error) {
+	return f.resp(method, req), nil
+}
+
+const goodSession = `{"selected_version":2,"provider_id":"p","provider_name":"P","session_token":"t","capabilities":[],` +
+	`"limits":{"max_request_bytes":65536,"max_inline_result_bytes":262144,"max_concurrent_requests":1,"idempotency_window_seconds":86400}}`
+
+// TestHostileResponses proves responses that break the protocol are
+// rejected as *ResponseError, never taken as results.
+func TestHostileResponses(t *testing.T) {
+	cases := map[string]func(req protocol.Bundle) protocol.Bundle{
+		"wrong echo": func(req protocol.Bundle) protocol.Bundle {
+			return protocol.Success(protocol.Echo{Version: 2, RequestID: "00000000-0000-4000-8000-000000000000"}, protocol.InlineData([]byte(`1`)))
+		},
+		"file result": func(req protocol.Bundle) protocol.Bundle {
+			id, _, _ := req.String(protocol.KeyRequestID)
+			return protocol.Success(protocol.Echo{Version: 2, RequestID: id}, []byte(`{"kind":"file","size_bytes":1}`))
+		},
+		"no version": func(req protocol.Bundle) protocol.Bundle {
+			id, _, _ := req.String(protocol.KeyRequestID)
+			return protocol.Success(protocol.Echo{RequestID: id}, protocol.InlineData([]byte(`1`)))
+		},
+	}
+	for name, answer := range cases {
+		c := consumer.New(fake{func(method string, req protocol.Bundle) protocol.Bundle {
+			if method == protocol.MethodNegotiate {
+				return protocol.Success(protocol.Echo{Version: 2}, []byte(goodSession))
+			}
+			return answer(req)
+		}}, consumer.Options{})
+		_, err := c.ExecuteTool(context.Background(), "x", []byte(`{}`))
+		if _, ok := err.(*consumer.ResponseError); !ok {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+}
+
+// TestAccepted proves an accepted envelope becomes *AcceptedError.
+func TestAccepted(t *testing.T) {
+	c := consumer.New(fake{func(method string, req protocol.Bundle) protocol.Bundle {
+		if method == protocol.MethodNegotiate {
+			return protocol.Success(protocol.Echo{Version: 2}, []byte(goodSession))
+		}
+		id, _, _ := req.String(protocol.KeyRequestID)
+		return protocol.Accepted(protocol.Echo{Version: 2, RequestID: id}, "op_1", 500)
+	}}, consumer.Options{})
+	_, err := c.ExecuteTool(context.Background(), "x", []byte(`{}`))
+	if a, ok := err.(*consumer.AcceptedError); !ok || a.OperationID != "op_1" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestBadSession proves a negotiate answer with an unasked capability or
+// low limits is refused.
+func TestBadSession(t *testing.T) {
+	for _, data := range []string{
+		`{"selected_version":2,"session_token":"t","capabilities":["large_results"],"limits":{"max_request_bytes":65536,"max_inline_result_bytes":262144,"max_concurrent_requests":1,"idempotency_window_seconds":86400}}`,
+		`{"selected_version":2,"session_token":"t","capabilities":[],"limits":{"max_request_bytes":1}}`,
+		`{"selected_version":1,"session_token":"t"}`,
+	} {
+		c := consumer.New(fake{func(string, protocol.Bundle) protocol.Bundle {
+			return protocol.Success(protocol.Echo{Version: 2}, []byte(data))
+		}}, consumer.Options{})
+		if _, err := c.Negotiate(context.Background()); err == nil {
+			t.Errorf("accepted %s", data)
+		}
+	}
+}

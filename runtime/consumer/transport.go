@@ -1,0 +1,28 @@
+package consumer
+
+import (
+	"context"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+	"github.com/cetpgen/cetpgen/runtime/provider"
+)
+
+// Transport carries one CETP call to a Provider and returns its response
+// Bundle. An error means the call did not complete (the binding broke);
+// protocol errors arrive as error envelopes in the Bundle.
+type Transport interface {
+	Call(ctx context.Context, method string, extras protocol.Bundle) (protocol.Bundle, error)
+}
+
+// InProcess is a Transport that calls a Provider in the same process as
+// the fixed Caller, the identity a real binding would take from the
+// kernel.
+type InProcess struct {
+	Provider *provider.Provider
+	Caller   provider.Caller
+}
+
+// Call implements Transport.
+func (t InProcess) Call(ctx context.Context, method string, extras protocol.Bundle) (protocol.Bundle, error) {
+	return t.Provider.Call(ctx, t.Caller, method, extras), nil
+}
