@@ -25,7 +25,7 @@ func (c *comparison) effect(old, new *ir.Tool) {
 	c.add("effect-write", new.Name, pos, "effect changed from read to %s", ne)
 	if c.old.DualStack() {
 		c.add("v1-tool-becomes-write", new.Name, pos,
-			"CETP v1 Consumers could see %s; as a %s tool it is hidden from v1 list_tools", new.Name, ne)
+			"CETP v1 Consumers could see %s; with effect %s it is hidden from v1 list_tools", new.Name, ne)
 	}
 }
 

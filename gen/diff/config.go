@@ -116,3 +116,18 @@ func (r *Report) toolNames() []string {
 	sort.Strings(out)
 	return out
 }
+
+// sectionOrder returns the tools with changes in report order: those with
+// safety changes first, then those with compatibility changes, then the
+// rest; by name within each group, the Provider ("") first.
+func (r *Report) sectionOrder() []string {
+	names := r.toolNames()
+	first := map[string]int{}
+	for _, c := range r.Changes {
+		if k, seen := first[c.Tool]; !seen || c.Category.rank() < k {
+			first[c.Tool] = c.Category.rank()
+		}
+	}
+	sort.SliceStable(names, func(i, j int) bool { return first[names[i]] < first[names[j]] })
+	return names
+}

@@ -45,7 +45,7 @@ func (r *Report) markdown(b *strings.Builder) {
 		return
 	}
 	r.summaryTable(b)
-	for _, tool := range r.toolNames() {
+	for _, tool := range r.sectionOrder() {
 		r.toolSection(b, tool)
 	}
 }
@@ -142,7 +142,7 @@ func writeItem(b *strings.Builder, c Change) {
 
 // mdEscape keeps spec text from breaking the Markdown around it.
 func mdEscape(s string) string {
-	return strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
+	return strings.NewReplacer("|", "\\|", "<", "&lt;", "\n", " ").Replace(s)
 }
 
 // jsonChange is the wire shape of one change in --format json.

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/cetpgen/cetpgen/gen"
+	"github.com/cetpgen/cetpgen/gen/diff"
+	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+)
+
+func init() { extraCommands = append(extraCommands, newDiff) }
+
+// diffOptions are the flags of cetpgen diff.
+type diffOptions struct {
+	format string
+	config string
+}
+
+func newDiff() *cobra.Command {
+	var o diffOptions
+	cmd := &cobra.Command{
+		Use:   "diff OLD NEW",
+		Short: "Review a spec change: breaking, dangerous and informational consequences",
+		Long: "diff compares two versions of one Provider spec, each a spec directory or a git revision of one\n" +
+			"(main:specs/alerts, HEAD~1:specs/alerts, read from the current directory's repository), tool by\n" +
+			"tool and scope by scope, and prints a review report. Rules, severities and the config file\n" +
+			"(" + diff.ConfigFile + ") are documented in docs/diff.md.\n" +
+			"Exit codes: 0 no unacknowledged breaking or dangerous change, 1 such a change or an invalid spec,\n" +
+			"2 usage or I/O error.",
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(cmd, args, o) },
+	}
+	cmd.Flags().StringVar(&o.format, "format", "markdown", "report format: "+strings.Join(diff.Formats, ", "))
+	cmd.Flags().StringVar(&o.config, "config", "", "diff config file (default: "+diff.ConfigFile+" in the current directory, if present)")
+	return cmd
+}
+
+// runDiff loads both sides, compares them and prints the report.
+func runDiff(cmd *cobra.Command, args []string, o diffOptions) error {
+	if !slices.Contains(diff.Formats, o.format) {
+		return failure(fmt.Errorf("unknown --format %q (want one of %s)", o.format, strings.Join(diff.Formats, ", ")))
+	}
+	cfg, err := loadDiffConfig(o.config)
+	if err != nil {
+		return failure(err)
+	}
+	old, err := loadSide(cmd, args[0], o.format)
+	if err != nil {
+		return err
+	}
+	new, err := loadSide(cmd, args[1], o.format)
+	if err != nil {
+		return err
+	}
+	r := diff.Compare(old, new)
+	r.Apply(cfg)
+	if err := r.Write(cmd.OutOrStdout(), o.format); err != nil {
+		return failure(err)
+	}
+	if r.Fails() {
+		return invalid()
+	}
+	return nil
+}
+
+// openSpec opens a spec directory on disk or in a git revision.
+func openSpec(dir string) (fs.FS, error) {
+	if diff.IsGitTree(dir) {
+		return diff.GitFS(dir)
+	}
+	return gen.OSSource(dir)
+}
+
+// loadSide checks one side and returns its Provider; invalid specs print
+// their diagnostics and fail with exit code 1.
+func loadSide(cmd *cobra.Command, arg, format string) (*ir.Provider, error) {
+	providers, l, err := gen.Check(openSpec, []string{arg})
+	if err != nil {
+		return nil, failure(err)
+	}
+	diagFormat := "text"
+	if format == "json" || format == "github" {
+		diagFormat = format
+	}
+	if l.HasErrors() {
+		if err := printDiagnostics(cmd.ErrOrStderr(), l, diagFormat); err != nil {
+			return nil, failure(err)
+		}
+		return nil, invalid()
+	}
+	if len(providers) != 1 {
+		return nil, failure(fmt.Errorf("%s: expected one spec directory, found %d specs", arg, len(providers)))
+	}
+	return providers[0], nil
+}
+
+// loadDiffConfig reads the config named by --config, else the default
+// file in the current directory when it exists.
+func loadDiffConfig(path string) (*diff.Config, error) {
+	explicit := path != ""
+	if !explicit {
+		path = diff.ConfigFile
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read diff config: %w", err)
+	}
+	return parseDiffConfig(path, data)
+}
+
+// parseDiffConfig decodes a config strictly: unknown keys and rules are
+// errors.
+func parseDiffConfig(path string, data []byte) (*diff.Config, error) {
+	var cfg diff.Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := cfg.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &cfg, nil
+}

@@ -1,0 +1,286 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// diffBase is the spec every diff case starts from, on both sides.
+const diffBase = "testdata/diff/base"
+
+// removeMarker, as the whole content of a new/ section, deletes the file
+// from the new side.
+const removeMarker = "#remove\n"
+
+// diffWire mirrors the --format json report of cetpgen diff.
+type diffWire struct {
+	Verdict string `json:"verdict"`
+	Fails   bool   `json:"fails"`
+	Changes []struct {
+		Rule         string `json:"rule"`
+		Severity     string `json:"severity"`
+		Tool         string `json:"tool"`
+		File         string `json:"file"`
+		Line         int    `json:"line"`
+		Verdict      string `json:"verdict"`
+		Acknowledged bool   `json:"acknowledged"`
+	} `json:"changes"`
+}
+
+// TestDiffCorpus runs every old/new pair of testdata/diff/cases: the rule
+// IDs, severities and tools of the verdicts exactly as expected, the exit
+// code they imply, and the Markdown report as a golden (-update rewrites
+// it).
+func TestDiffCorpus(t *testing.T) {
+	files, err := filepath.Glob("testdata/diff/cases/*.txtar")
+	if err != nil || len(files) < 50 {
+		t.Fatalf("want at least 50 diff cases, found %d (%v)", len(files), err)
+	}
+	for _, f := range files {
+		c := loadCase(t, f)
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) { c.runDiff(t) })
+	}
+}
+
+// runDiff builds both sides of one case and checks the comparison.
+func (c *corpusCase) runDiff(t *testing.T) {
+	root := t.TempDir()
+	oldDir, newDir := filepath.Join(root, "old", "notes"), filepath.Join(root, "new", "notes")
+	c.buildSide(t, oldDir, "old/")
+	c.buildSide(t, newDir, "new/")
+	args := []string{"diff"}
+	if cfg, ok := c.section("config.yaml"); ok {
+		path := filepath.Join(root, "config.yaml")
+		writeFile(t, path, cfg)
+		args = append(args, "--config", path)
+	}
+	args = append(args, oldDir, newDir)
+	code, stdout, stderr := runCLI(t, append(args, "--format", "json")...)
+	want, _ := c.section("expect")
+	got, wantCode := verdictLines(t, stdout), expectedCode(want)
+	if code != wantCode {
+		t.Fatalf("exit code %d, want %d\nstderr:\n%s\nstdout:\n%s", code, wantCode, stderr, stdout)
+	}
+	if !slices.Equal(got, lines(want)) {
+		t.Errorf("verdicts differ\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(lines(want), "\n      "))
+	}
+	_, md, _ := runCLI(t, args...)
+	md = strings.NewReplacer(oldDir, "$OLD", newDir, "$NEW").Replace(md)
+	c.checkGolden(t, "report.md", md)
+}
+
+// buildSide writes the base spec to dir, then the case's sections under
+// prefix over it.
+func (c *corpusCase) buildSide(t *testing.T, dir, prefix string) {
+	t.Helper()
+	copyDir(t, diffBase, dir)
+	for _, f := range c.archive.Files {
+		name, ok := strings.CutPrefix(f.Name, prefix)
+		if !ok {
+			continue
+		}
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if string(f.Data) == removeMarker {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		writeFile(t, path, string(f.Data))
+	}
+}
+
+// copyDir copies the regular files of src into dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		writeFile(t, filepath.Join(dst, rel), string(data))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// verdictLines reduces the JSON report to sorted "rule severity tool"
+// lines ("-" for the Provider), with " ack" for acknowledged changes.
+func verdictLines(t *testing.T, out string) []string {
+	t.Helper()
+	var r diffWire
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("--format json output does not parse: %v\n%s", err, out)
+	}
+	var got []string
+	for _, c := range r.Changes {
+		line := c.Rule + " " + c.Severity + " " + cmpOr(c.Tool, "-")
+		if c.Acknowledged {
+			line += " ack"
+		}
+		got = append(got, line)
+	}
+	slices.Sort(got)
+	return got
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// expectedCode is 1 when an expected verdict is breaking or dangerous and
+// not acknowledged, else 0.
+func expectedCode(expect string) int {
+	for _, l := range lines(expect) {
+		f := strings.Fields(l)
+		if (f[1] == "breaking" || f[1] == "dangerous") && !slices.Contains(f, "ack") {
+			return ExitInvalid
+		}
+	}
+	return ExitOK
+}
+
+// gitRepo makes a repository in a temporary directory with the base spec
+// committed under specs/notes, and changes the working directory to it.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	copyDir(t, diffBase, filepath.Join(repo, "specs", "notes"))
+	runGit(t, repo, "init", "-q")
+	runGit(t, repo, "add", "specs")
+	runGit(t, repo, "-c", "user.name=cetpgen", "-c", "user.email=cetpgen@example.invalid", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "spec")
+	t.Chdir(repo)
+	return repo
+}
+
+func runGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestDiffGitRevision compares a committed spec (HEAD:specs/notes, read
+// through git) with its changed working copy.
+func TestDiffGitRevision(t *testing.T) {
+	repo := gitRepo(t)
+	tool := filepath.Join(repo, "specs", "notes", "tools", "get_note.yaml")
+	data, _ := os.ReadFile(tool)
+	writeFile(t, tool, strings.Replace(string(data), "effect: read", "effect: update", 1))
+	code, out, stderr := runCLI(t, "diff", "--format", "json", "HEAD:specs/notes", "specs/notes")
+	if code != ExitInvalid {
+		t.Fatalf("exit code %d, want 1\n%s", code, stderr)
+	}
+	want := []string{"effect-write dangerous get_note", "revision-changed info -", "v1-tool-becomes-write dangerous get_note"}
+	if got := verdictLines(t, out); !slices.Equal(got, want) {
+		t.Errorf("verdicts %v, want %v", got, want)
+	}
+	if code, _, stderr := runCLI(t, "diff", "HEAD:specs/notes", "HEAD:specs/notes"); code != ExitOK {
+		t.Errorf("a revision compared with itself: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestDiffGitRevisionErrors checks that an unknown revision or path is a
+// usage error that names the problem.
+func TestDiffGitRevisionErrors(t *testing.T) {
+	gitRepo(t)
+	for _, arg := range []string{"nosuchrev:specs/notes", "HEAD:specs/nothing"} {
+		code, _, stderr := runCLI(t, "diff", arg, "specs/notes")
+		if code != ExitUsage || !strings.Contains(stderr, "git ls-tree") {
+			t.Errorf("diff %s: exit %d, want 2 with git's message\n%s", arg, code, stderr)
+		}
+	}
+}
+
+// TestDiffGitHubAnnotations checks that --format github points at the
+// changed line of the new spec.
+func TestDiffGitHubAnnotations(t *testing.T) {
+	root := t.TempDir()
+	oldDir, newDir := filepath.Join(root, "a", "notes"), filepath.Join(root, "b", "notes")
+	copyDir(t, diffBase, oldDir)
+	copyDir(t, diffBase, newDir)
+	tool := filepath.Join(newDir, "tools", "get_note.yaml")
+	data, _ := os.ReadFile(tool)
+	writeFile(t, tool, strings.Replace(string(data), "effect: read", "effect: update", 1))
+	code, out, _ := runCLI(t, "diff", "--format", "github", oldDir, newDir)
+	line := lineOf(string(data), "effect: read")
+	want := regexp.MustCompile(`(?m)^::warning file=[^,]*get_note\.yaml,line=` + strconv.Itoa(line) + `,col=\d+,title=cetpgen diff dangerous effect-write::effect changed from read to update`)
+	if code != ExitInvalid || !want.MatchString(out) {
+		t.Errorf("exit %d, output:\n%s\nwant a warning at line %d", code, out, line)
+	}
+}
+
+// lineOf returns the 1-based line of the first occurrence of s in text.
+func lineOf(text, s string) int {
+	return strings.Count(text[:strings.Index(text, s)], "\n") + 1
+}
+
+// TestDiffInvalidSide checks that an invalid spec on either side prints
+// its diagnostics and exits 1.
+func TestDiffInvalidSide(t *testing.T) {
+	root := t.TempDir()
+	good, bad := filepath.Join(root, "good", "notes"), filepath.Join(root, "bad", "notes")
+	copyDir(t, diffBase, good)
+	copyDir(t, diffBase, bad)
+	tool := filepath.Join(bad, "tools", "delete_note.yaml")
+	data, _ := os.ReadFile(tool)
+	writeFile(t, tool, strings.Replace(string(data), "confirmation: always", "confirmation: never", 1))
+	for _, args := range [][]string{{bad, good}, {good, bad}} {
+		code, stdout, stderr := runCLI(t, append([]string{"diff"}, args...)...)
+		if code != ExitInvalid || stdout != "" || !strings.Contains(stderr, "delete_note.yaml") {
+			t.Errorf("diff %v: exit %d, stdout %q, stderr:\n%s", args, code, stdout, stderr)
+		}
+	}
+}
+
+// TestDiffUsage checks the usage errors: exit 2.
+func TestDiffUsage(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "bad.yaml")
+	writeFile(t, cfg, "severity:\n  no-such-rule: info\n")
+	unknownKey := filepath.Join(root, "unknown.yaml")
+	writeFile(t, unknownKey, "acknowledge:\n  - {rule: tool-removed, tool: x, reason: r, extra: 1}\n")
+	for _, args := range [][]string{
+		{"diff", diffBase},
+		{"diff", "--format", "xml", diffBase, diffBase},
+		{"diff", "--config", cfg, diffBase, diffBase},
+		{"diff", "--config", unknownKey, diffBase, diffBase},
+		{"diff", "--config", filepath.Join(root, "missing.yaml"), diffBase, diffBase},
+		{"diff", filepath.Join(root, "nowhere"), diffBase},
+	} {
+		if code, _, stderr := runCLI(t, args...); code != ExitUsage {
+			t.Errorf("%v: exit %d, want 2\n%s", args, code, stderr)
+		}
+	}
+}
