@@ -8,4 +8,5 @@ import "embed"
 // FS holds every template, by path relative to this directory.
 //
 //go:embed init
+//go:embed kotlin android
 var FS embed.FS

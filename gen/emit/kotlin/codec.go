@@ -1,0 +1,115 @@
+package kotlin
+
+import (
+	"fmt"
+)
+
+// codec writes Kotlin type names and JSON conversion expressions. J is the
+// name of the generated support object holding the shape checks.
+type codec struct {
+	J string
+	// qual qualifies class and enum names used outside their tool object.
+	qual string
+}
+
+// typeName returns the Kotlin type of t.
+func (c codec) typeName(t *ktype) string {
+	name := c.baseName(t)
+	if t.nullable {
+		return name + "?"
+	}
+	return name
+}
+
+// baseName returns the Kotlin type of t without nullability.
+func (c codec) baseName(t *ktype) string {
+	switch t.kind {
+	case kObject:
+		return "JsonObject"
+	case kString:
+		return "String"
+	case kLong:
+		return "Long"
+	case kDecimal:
+		return "BigDecimal"
+	case kBool:
+		return "Boolean"
+	case kClass:
+		return c.qual + t.class.Name
+	case kEnum:
+		return c.qual + t.enum.Name
+	case kList:
+		return "List<" + c.typeName(t.elem) + ">"
+	case kMap:
+		return "Map<String, " + c.typeName(t.elem) + ">"
+	}
+	return "JsonElement"
+}
+
+// decode returns an expression converting the JsonElement expression e,
+// found at the JSON pointer expression p, to t. Lambda parameters carry
+// the nesting depth d so nested conversions never shadow each other.
+func (c codec) decode(t *ktype, e, p string, d int) string {
+	if t.nullable {
+		v := fmt.Sprintf("n%d", d)
+		return fmt.Sprintf("%s.orNull(%s) { %s -> %s }", c.J, e, v, c.decodeBase(t, v, p, d+1))
+	}
+	return c.decodeBase(t, e, p, d)
+}
+
+// decodeBase is decode without the null check.
+func (c codec) decodeBase(t *ktype, e, p string, d int) string {
+	switch t.kind {
+	case kObject:
+		return fmt.Sprintf("%s.obj(%s, %s)", c.J, e, p)
+	case kString:
+		if t.constant != nil {
+			return fmt.Sprintf("%s.constant(%s, %s, %s)", c.J, e, p, kotlinString(*t.constant))
+		}
+		return fmt.Sprintf("%s.string(%s, %s)", c.J, e, p)
+	case kLong:
+		return fmt.Sprintf("%s.long(%s, %s)", c.J, e, p)
+	case kDecimal:
+		return fmt.Sprintf("%s.decimal(%s, %s)", c.J, e, p)
+	case kBool:
+		return fmt.Sprintf("%s.bool(%s, %s)", c.J, e, p)
+	case kClass, kEnum:
+		return fmt.Sprintf("%s.fromJson(%s, %s)", c.baseName(t), e, p)
+	case kList:
+		i, v := fmt.Sprintf("i%d", d), fmt.Sprintf("e%d", d)
+		at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, i)
+		return fmt.Sprintf("%s.arr(%s, %s).mapIndexed { %s, %s -> %s }", c.J, e, p, i, v, c.decode(t.elem, v, at, d+1))
+	case kMap:
+		k, v := fmt.Sprintf("k%d", d), fmt.Sprintf("v%d", d)
+		at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, k)
+		return fmt.Sprintf("%s.obj(%s, %s).mapValues { (%s, %s) -> %s }", c.J, e, p, k, v, c.decode(t.elem, v, at, d+1))
+	}
+	return e
+}
+
+// encode returns an expression converting the Kotlin value expression v of
+// type t to a JsonElement.
+func (c codec) encode(t *ktype, v string, d int) string {
+	if t.nullable {
+		x := fmt.Sprintf("x%d", d)
+		return fmt.Sprintf("(%s?.let { %s -> %s } ?: JsonNull)", v, x, c.encodeBase(t, x, d+1))
+	}
+	return c.encodeBase(t, v, d)
+}
+
+// encodeBase is encode for a value known not to be null.
+func (c codec) encodeBase(t *ktype, v string, d int) string {
+	switch t.kind {
+	case kString, kLong, kDecimal, kBool:
+		return fmt.Sprintf("JsonPrimitive(%s)", v)
+	case kClass, kEnum:
+		return v + ".toJson()"
+	case kList:
+		x := fmt.Sprintf("x%d", d)
+		return fmt.Sprintf("JsonArray(%s.map { %s -> %s })", v, x, c.encode(t.elem, x, d+1))
+	case kMap:
+		x := fmt.Sprintf("x%d", d)
+		return fmt.Sprintf("JsonObject(%s.mapValues { (_, %s) -> %s })", v, x, c.encode(t.elem, x, d+1))
+	}
+	return v
+}

@@ -1,0 +1,38 @@
+// Generated once by cetpgen from specs/brokerage/provider.yaml. This file is yours to edit: cetpgen never overwrites it.
+
+package com.example.broker.cetp
+
+import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
+import dev.clawseed.sdk.android.cetp.CetpMutationExecutor
+import dev.clawseed.sdk.android.cetp.CetpProviderRequest
+
+/**
+ * BrokerToolProvider is the app's CETP Provider: it fills in the hooks of the
+ * generated [BrokerToolProviderBase]. Register it in the manifest (see the generated
+ * fragment) and replace every TODO.
+ */
+class BrokerToolProvider : BrokerToolProviderBase() {
+    override val mutationExecutor: CetpMutationExecutor
+        get() = TODO("persist the deduplication record, the mutation and its result in one transaction")
+
+    override fun holdsScope(caller: CetpCallerIdentity, scope: String): Boolean =
+        TODO("look up whether the caller was granted the scope")
+
+    override fun confirm(request: CetpProviderRequest): BrokerToolProviderConfirmation =
+        TODO("show the Provider's own confirmation UI and validate the resume token")
+
+    override fun cancelOrder(input: CancelOrder.Input, request: CetpProviderRequest): BrokerToolProviderReply<CancelOrder.Output> =
+        TODO("implement the tool cancel_order")
+
+    override fun exportStatements(input: ExportStatements.Input, request: CetpProviderRequest): BrokerToolProviderReply<ExportStatements.Output> =
+        TODO("implement the tool export_statements")
+
+    override fun getPortfolio(input: GetPortfolio.Input, request: CetpProviderRequest): BrokerToolProviderReply<GetPortfolio.Output> =
+        TODO("implement the tool get_portfolio")
+
+    override fun getQuote(input: GetQuote.Input, request: CetpProviderRequest): BrokerToolProviderReply<GetQuote.Output> =
+        TODO("implement the tool get_quote")
+
+    override fun placeOrder(input: PlaceOrder.Input, request: CetpProviderRequest): BrokerToolProviderReply<PlaceOrder.Output> =
+        TODO("implement the tool place_order")
+}
