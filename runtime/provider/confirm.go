@@ -15,8 +15,7 @@ import (
 // token use to commit with the attempt. A denied confirmation returns a
 // use with DecisionDenied.
 func (p *Provider) resume(ctx context.Context, x *execution) (*store.TokenUse, *protocol.Error) {
-	need := x.t.Annotations.Confirmation == ConfirmAlways ||
-		p.opt.ConfirmPolicy(ctx, x.req.caller, x.t.info, x.args)
+	need := p.needsConfirmation(ctx, x)
 	var tok *store.Token
 	if x.token != "" {
 		t, e := p.loadToken(ctx, x)
@@ -45,6 +44,13 @@ func (p *Provider) resume(ctx context.Context, x *execution) (*store.TokenUse, *
 		return nil, p.requestConfirmation(ctx, x)
 	}
 	return p.decided(x, tok)
+}
+
+// needsConfirmation reports whether this call needs the user's
+// confirmation: always for confirmation=always, otherwise as the
+// ConfirmPolicy decides.
+func (p *Provider) needsConfirmation(ctx context.Context, x *execution) bool {
+	return x.t.Annotations.Confirmation == ConfirmAlways || p.opt.ConfirmPolicy(ctx, x.req.caller, x.t.info, x.args)
 }
 
 // decided answers a confirmation token according to the user's decision.

@@ -175,16 +175,23 @@ func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
 		return protocol.ErrorBundle(x.req.echo, protocol.NewError(protocol.CodeUnavailable, "request abandoned while waiting"))
 	}
 	defer p.keys.Unlock(x.key)
-	rec, err := p.opt.Store.Lookup(ctx, x.key, p.opt.Now())
-	switch {
-	case err == nil:
-		return p.replay(x, rec)
-	case !errors.Is(err, store.ErrNotFound):
-		return protocol.ErrorBundle(x.req.echo, storeFailure())
-	}
-	use, e := p.resume(ctx, x)
-	if e != nil {
-		return protocol.ErrorBundle(x.req.echo, e)
+	var use *store.TokenUse
+	if x.token != "" || p.needsConfirmation(ctx, x) {
+		// Step 5 before step 6: a stored result is served without asking
+		// again. Without confirmation, Execute itself does step 5.
+		rec, err := p.opt.Store.Lookup(ctx, x.key, p.opt.Now())
+		switch {
+		case err == nil:
+			return p.replay(x, rec)
+		case !errors.Is(err, store.ErrNotFound):
+			return protocol.ErrorBundle(x.req.echo, storeFailure())
+		}
+		var e *protocol.Error
+		if use, e = p.resume(ctx, x); e != nil {
+			return protocol.ErrorBundle(x.req.echo, e)
+		}
+	} else {
+		x.ev.Confirmation = "not_required"
 	}
 	if use != nil && use.Decision == store.DecisionDenied {
 		return p.storeFailure(ctx, x, use, userCancelled())

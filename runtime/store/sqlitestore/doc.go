@@ -8,4 +8,7 @@
 // nothing of an attempt. Within a process write transactions are
 // serialised by a mutex; across processes SQLite's lock and busy timeout
 // do it.
+//
+// The deduplication table has no index on its expiry: every write would pay
+// one more page, and Purge, which runs rarely, scans instead.
 package sqlitestore

@@ -39,6 +39,9 @@ type Options struct {
 type Store struct {
 	db      *sql.DB
 	writeMu sync.Mutex
+	// Statements of the hot path, prepared once; a transaction reuses them
+	// on its connection.
+	selectStmt, insertStmt, deleteStmt *sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
@@ -58,7 +61,6 @@ CREATE TABLE IF NOT EXISTS cetp_dedup (
 	expires_ms   INTEGER NOT NULL,
 	PRIMARY KEY (caller, provider, request_id)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS cetp_dedup_expires ON cetp_dedup (expires_ms);
 CREATE TABLE IF NOT EXISTS cetp_tokens (
 	hash        BLOB    PRIMARY KEY,
 	id          TEXT    NOT NULL UNIQUE,
@@ -101,7 +103,17 @@ func Open(path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlitestore: create schema in %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	s := &Store{db: db}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{{&s.selectStmt, selectRecord}, {&s.insertStmt, insertRecord}, {&s.deleteStmt, deleteRecord}} {
+		if *p.stmt, err = db.Prepare(p.sql); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("sqlitestore: prepare: %w", err)
+		}
+	}
+	return s, nil
 }
 
 // DB returns the underlying database, for the Provider's own reads outside
@@ -109,20 +121,28 @@ func Open(path string, opt Options) (*Store, error) {
 func (s *Store) DB() *sql.DB { return s.db }
 
 // Close implements store.Store.
-func (s *Store) Close() error { return s.db.Close() }
-
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+func (s *Store) Close() error {
+	for _, st := range []*sql.Stmt{s.selectStmt, s.insertStmt, s.deleteStmt} {
+		st.Close()
+	}
+	return s.db.Close()
 }
+
+const (
+	insertRecord = `INSERT INTO cetp_dedup
+(caller, provider, request_id, tool, args_digest, state, outcome, created_ms, expires_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	deleteRecord = `DELETE FROM cetp_dedup WHERE caller = ? AND provider = ? AND request_id = ?`
+)
 
 const selectRecord = `SELECT tool, args_digest, state, outcome, COALESCE(operation_id, ''), created_ms, expires_ms
 FROM cetp_dedup WHERE caller = ? AND provider = ? AND request_id = ?`
 
-func lookup(ctx context.Context, q querier, key store.Key) (store.Record, error) {
+func lookup(ctx context.Context, q *sql.Stmt, key store.Key) (store.Record, error) {
 	rec := store.Record{Key: key}
 	var digest, outcome []byte
 	var created, expires int64
-	err := q.QueryRowContext(ctx, selectRecord, key.Caller, key.Provider, key.RequestID).
+	err := q.QueryRowContext(ctx, key.Caller, key.Provider, key.RequestID).
 		Scan(&rec.Tool, &digest, &rec.State, &outcome, &rec.OperationID, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return rec, store.ErrNotFound
@@ -143,7 +163,7 @@ func lookup(ctx context.Context, q querier, key store.Key) (store.Record, error)
 
 // Lookup implements store.Store.
 func (s *Store) Lookup(ctx context.Context, key store.Key, now time.Time) (store.Record, error) {
-	rec, err := lookup(ctx, s.db, key)
+	rec, err := lookup(ctx, s.selectStmt, key)
 	if err == nil && !now.Before(rec.ExpiresAt) {
 		err = store.ErrNotFound
 	}
@@ -173,7 +193,7 @@ func (s *Store) Execute(ctx context.Context, a store.Attempt, fn store.TxFunc) (
 }
 
 func (s *Store) attempt(ctx context.Context, tx *sql.Tx, a store.Attempt, fn store.TxFunc) (store.Record, bool, error) {
-	rec, err := lookup(ctx, tx, a.Key)
+	rec, err := lookup(ctx, tx.StmtContext(ctx, s.selectStmt), a.Key)
 	switch {
 	case err == nil && a.Now.Before(rec.ExpiresAt):
 		if rec.Binding != a.Binding {
@@ -181,8 +201,7 @@ func (s *Store) attempt(ctx context.Context, tx *sql.Tx, a store.Attempt, fn sto
 		}
 		return rec, false, nil
 	case err == nil:
-		if _, err := tx.ExecContext(ctx, `DELETE FROM cetp_dedup WHERE caller = ? AND provider = ? AND request_id = ?`,
-			a.Key.Caller, a.Key.Provider, a.Key.RequestID); err != nil {
+		if _, err := tx.StmtContext(ctx, s.deleteStmt).ExecContext(ctx, a.Key.Caller, a.Key.Provider, a.Key.RequestID); err != nil {
 			return store.Record{}, false, fmt.Errorf("sqlitestore: drop expired %s: %w", a.Key.RequestID, err)
 		}
 	case !errors.Is(err, store.ErrNotFound):
@@ -198,21 +217,18 @@ func (s *Store) attempt(ctx context.Context, tx *sql.Tx, a store.Attempt, fn sto
 		return store.Record{}, false, err
 	}
 	rec = store.Record{Key: a.Key, Binding: a.Binding, State: out.State(), Outcome: out, CreatedAt: a.Now, ExpiresAt: a.ExpiresAt}
-	if err := insert(ctx, tx, rec); err != nil {
+	if err := insert(ctx, tx.StmtContext(ctx, s.insertStmt), rec); err != nil {
 		return store.Record{}, false, err
 	}
 	return rec, true, nil
 }
 
-func insert(ctx context.Context, tx *sql.Tx, rec store.Record) error {
+func insert(ctx context.Context, stmt *sql.Stmt, rec store.Record) error {
 	outcome, err := json.Marshal(rec.Outcome)
 	if err != nil {
 		return fmt.Errorf("sqlitestore: encode outcome of %s: %w", rec.RequestID, err)
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO cetp_dedup
-(caller, provider, request_id, tool, args_digest, state, outcome, created_ms, expires_ms)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		rec.Caller, rec.Provider, rec.RequestID, rec.Tool, rec.ArgsDigest[:], string(rec.State), outcome,
+	_, err = stmt.ExecContext(ctx, rec.Caller, rec.Provider, rec.RequestID, rec.Tool, rec.ArgsDigest[:], string(rec.State), outcome,
 		rec.CreatedAt.UnixMilli(), rec.ExpiresAt.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("sqlitestore: insert record %s: %w", rec.RequestID, err)
