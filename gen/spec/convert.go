@@ -25,8 +25,8 @@ func (c *converter) errorf(n *yaml.Node, rule, format string, args ...any) {
 	c.diags.Errorf(c.doc.pos(n), rule, format, args...)
 }
 
-// value converts n, found at JSON pointer ptr and nesting depth depth.
-func (c *converter) value(n *yaml.Node, ptr string, depth int) (any, bool) {
+// value converts n, found at nesting depth depth.
+func (c *converter) value(n *yaml.Node, depth int) (any, bool) {
 	if c.stopped {
 		return nil, false
 	}
@@ -42,20 +42,19 @@ func (c *converter) value(n *yaml.Node, ptr string, depth int) (any, bool) {
 		return nil, false
 	}
 	if n.Kind == yaml.AliasNode {
-		return c.value(n.Alias, ptr, depth+1)
+		return c.value(n.Alias, depth+1)
 	}
-	c.doc.values[ptr] = n
 	switch n.Kind {
 	case yaml.MappingNode:
-		return c.mapping(n, ptr, depth)
+		return c.mapping(n, depth)
 	case yaml.SequenceNode:
-		return c.sequence(n, ptr, depth)
+		return c.sequence(n, depth)
 	default:
 		return c.scalar(n)
 	}
 }
 
-func (c *converter) mapping(n *yaml.Node, ptr string, depth int) (any, bool) {
+func (c *converter) mapping(n *yaml.Node, depth int) (any, bool) {
 	out := make(map[string]any, len(n.Content)/2)
 	ok := true
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -70,9 +69,7 @@ func (c *converter) mapping(n *yaml.Node, ptr string, depth int) (any, bool) {
 			ok = false
 			continue
 		}
-		child := ptr + "/" + EscapeToken(name)
-		c.doc.keys[child] = key
-		v, valOK := c.value(val, child, depth+1)
+		v, valOK := c.value(val, depth+1)
 		out[name] = v
 		ok = ok && valOK
 	}
@@ -95,11 +92,11 @@ func (c *converter) key(k *yaml.Node) (string, bool) {
 	return k.Value, true
 }
 
-func (c *converter) sequence(n *yaml.Node, ptr string, depth int) (any, bool) {
+func (c *converter) sequence(n *yaml.Node, depth int) (any, bool) {
 	out := make([]any, len(n.Content))
 	ok := true
 	for i, item := range n.Content {
-		v, itemOK := c.value(item, ptr+"/"+itoa(i), depth+1)
+		v, itemOK := c.value(item, depth+1)
 		out[i] = v
 		ok = ok && itemOK
 	}

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/source"
@@ -19,43 +20,82 @@ type Doc struct {
 	// json.Number, bool or nil.
 	Value any
 
-	values map[string]*yaml.Node
-	keys   map[string]*yaml.Node
+	root *yaml.Node
 }
 
 // Pos returns the position of the value at the JSON pointer ptr, or of its
 // nearest enclosing value when ptr does not exist (a missing key points at
 // the mapping that lacks it).
 func (d *Doc) Pos(ptr string) source.Pos {
-	for {
-		if n, ok := d.values[ptr]; ok {
-			return d.pos(n)
-		}
-		if ptr == "" {
-			return source.FileStart(d.Path)
-		}
-		ptr = Parent(ptr)
-	}
+	val, _, _ := d.find(ptr)
+	return d.pos(val)
 }
 
 // KeyPos returns the position of the mapping key whose value is at ptr, or
 // Pos(ptr) when that value is not a mapping entry.
 func (d *Doc) KeyPos(ptr string) source.Pos {
-	if n, ok := d.keys[ptr]; ok {
-		return d.pos(n)
+	val, key, _ := d.find(ptr)
+	if key != nil {
+		return d.pos(key)
 	}
-	return d.Pos(ptr)
+	return d.pos(val)
 }
 
 // Has reports whether a value exists at ptr.
 func (d *Doc) Has(ptr string) bool {
-	_, ok := d.values[ptr]
+	_, _, ok := d.find(ptr)
 	return ok
+}
+
+// find follows ptr through the YAML tree. It returns the deepest node
+// reached, the key node of the last step when ptr resolved through a
+// mapping, and whether ptr resolved whole. Positions are looked up only for
+// diagnostics, so the tree is walked on demand instead of indexed.
+func (d *Doc) find(ptr string) (val, key *yaml.Node, ok bool) {
+	val = d.root
+	if ptr == "" {
+		return val, nil, true
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		child, k := step(deref(val), UnescapeToken(tok))
+		if child == nil {
+			return val, nil, false
+		}
+		val, key = child, k
+	}
+	return val, key, true
+}
+
+// step returns the child of n named by one pointer token, with its key node
+// for mappings.
+func step(n *yaml.Node, tok string) (child, key *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := deref(n.Content[i]); k.Value == tok {
+				return n.Content[i+1], n.Content[i]
+			}
+		}
+	case yaml.SequenceNode:
+		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Content) && itoa(i) == tok {
+			return n.Content[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// deref resolves an alias to the node it names.
+func deref(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
 }
 
 // pos returns where n was written. A block mapping is placed at its first
 // key, even when an anchor or a tag precedes it on the line before.
 func (d *Doc) pos(n *yaml.Node) source.Pos {
+	n = deref(n)
 	if n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle == 0 && len(n.Content) > 0 {
 		n = n.Content[0]
 	}

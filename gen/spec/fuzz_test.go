@@ -1,10 +1,6 @@
 package spec
 
-import (
-	"testing"
-
-	"github.com/cetpgen/cetpgen/gen/diag"
-)
+import "testing"
 
 // FuzzParse feeds arbitrary bytes to the spec file parser. It must never
 // panic; it either returns a Doc whose every recorded pointer has a
@@ -23,14 +19,27 @@ func FuzzParse(f *testing.F) {
 		if l.HasErrors() {
 			t.Fatalf("a Doc with errors: %v", l)
 		}
-		checkPositions(t, doc, l)
+		checkPositions(t, doc, "", doc.Value)
 	})
 }
 
-func checkPositions(t *testing.T, doc *Doc, l diag.List) {
-	for ptr := range doc.values {
-		if p := doc.Pos(ptr); p.Line < 1 || p.Col < 1 {
-			t.Fatalf("pointer %q has no position (%v)", ptr, p)
+// checkPositions checks that every value of the document resolves by its
+// pointer to a position.
+func checkPositions(t *testing.T, doc *Doc, ptr string, v any) {
+	if !doc.Has(ptr) {
+		t.Fatalf("pointer %q does not resolve", ptr)
+	}
+	if p := doc.Pos(ptr); p.Line < 1 || p.Col < 1 {
+		t.Fatalf("pointer %q has no position (%v)", ptr, p)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, child := range x {
+			checkPositions(t, doc, ptr+"/"+EscapeToken(k), child)
+		}
+	case []any:
+		for i, child := range x {
+			checkPositions(t, doc, ptr+"/"+itoa(i), child)
 		}
 	}
 }

@@ -45,8 +45,8 @@ func Parse(path, rel string, data []byte) (*Doc, diag.List) {
 			"a second YAML document starts here; a spec file holds exactly one")
 		return nil, l
 	}
-	c := &converter{doc: &Doc{Path: path, Rel: rel, values: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}}
-	v, ok := c.value(root, "", 0)
+	c := &converter{doc: &Doc{Path: path, Rel: rel, root: root}}
+	v, ok := c.value(root, 0)
 	l.Add(c.diags...)
 	if !ok {
 		return nil, l

@@ -132,10 +132,60 @@ func DecodeProvider(d *Doc) (*Provider, error) {
 }
 
 // DecodeTool decodes a tool Doc into its wire struct. The Doc must have
-// passed the tool meta-schema.
+// passed the tool meta-schema, which guarantees every type asserted here;
+// it reads the JSON value directly, as tool files are many and a JSON
+// round trip would cost more than the rest of their loading.
 func DecodeTool(d *Doc) (*Tool, error) {
-	var t Tool
-	return &t, decode(d, &t)
+	obj, ok := d.Value.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("decode %s: not an object", d.Path)
+	}
+	t := &Tool{
+		Name: str(obj, "name"), Title: str(obj, "title"), Description: str(obj, "description"),
+		InputSchema: obj["input_schema"], OutputSchema: obj["output_schema"],
+		Scopes: strs(obj, "scopes"), Annotations: decodeAnnotations(obj),
+	}
+	if c, ok := obj["cli"].(map[string]any); ok {
+		t.CLI = decodeToolCLI(c)
+	}
+	return t, nil
+}
+
+func decodeAnnotations(tool map[string]any) Annotations {
+	a, _ := tool["annotations"].(map[string]any)
+	return Annotations{
+		Effect: str(a, "effect"), Risk: str(a, "risk"), Destructive: a["destructive"] == true,
+		Idempotent: a["idempotent"] == true, OpenWorld: a["open_world"] == true,
+		Confirmation: str(a, "confirmation"), Execution: str(a, "execution"),
+	}
+}
+
+func decodeToolCLI(c map[string]any) *ToolCLI {
+	out := &ToolCLI{Path: str(c, "path"), Aliases: strs(c, "aliases")}
+	if s, ok := c["selection"].(map[string]any); ok {
+		out.Selection = &Selection{Summary: str(s, "summary"), UseWhen: strs(s, "use_when"),
+			AvoidWhen: strs(s, "avoid_when"), Examples: strs(s, "examples")}
+	}
+	return out
+}
+
+// str returns obj[key] as a string ("" when absent).
+func str(obj map[string]any, key string) string {
+	s, _ := obj[key].(string)
+	return s
+}
+
+// strs returns obj[key] as a list of strings (nil when absent).
+func strs(obj map[string]any, key string) []string {
+	list, _ := obj[key].([]any)
+	if list == nil {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, v := range list {
+		out[i], _ = v.(string)
+	}
+	return out
 }
 
 func decode(d *Doc, v any) error {
