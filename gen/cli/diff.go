@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -53,11 +54,7 @@ func runDiff(cmd *cobra.Command, args []string, o diffOptions) error {
 	if err != nil {
 		return failure(err)
 	}
-	old, err := loadSide(cmd, args[0], o.format)
-	if err != nil {
-		return err
-	}
-	new, err := loadSide(cmd, args[1], o.format)
+	old, new, err := loadSides(cmd, args, o.format)
 	if err != nil {
 		return err
 	}
@@ -80,19 +77,26 @@ func openSpec(dir string) (fs.FS, error) {
 	return gen.OSSource(dir)
 }
 
-// loadSide checks one side and returns its Provider; invalid specs print
-// their diagnostics and fail with exit code 1.
+// loadSides checks the old and the new side. Diagnostics of both sides
+// are printed before an invalid side fails the run.
+func loadSides(cmd *cobra.Command, args []string, format string) (old, new *ir.Provider, err error) {
+	old, errOld := loadSide(cmd, args[0], format)
+	new, errNew := loadSide(cmd, args[1], format)
+	if err := cmp.Or(errOld, errNew); err != nil {
+		return nil, nil, err
+	}
+	return old, new, nil
+}
+
+// loadSide checks one side and returns its Provider; an invalid spec
+// prints its diagnostics and fails with exit code 1.
 func loadSide(cmd *cobra.Command, arg, format string) (*ir.Provider, error) {
 	providers, l, err := gen.Check(openSpec, []string{arg})
 	if err != nil {
 		return nil, failure(err)
 	}
-	diagFormat := "text"
-	if format == "json" || format == "github" {
-		diagFormat = format
-	}
 	if l.HasErrors() {
-		if err := printDiagnostics(cmd.ErrOrStderr(), l, diagFormat); err != nil {
+		if err := printDiagnostics(cmd.ErrOrStderr(), l, diagFormat(format)); err != nil {
 			return nil, failure(err)
 		}
 		return nil, invalid()
@@ -101,6 +105,14 @@ func loadSide(cmd *cobra.Command, arg, format string) (*ir.Provider, error) {
 		return nil, failure(fmt.Errorf("%s: expected one spec directory, found %d specs", arg, len(providers)))
 	}
 	return providers[0], nil
+}
+
+// diagFormat maps a report format to the diagnostics format that fits it.
+func diagFormat(format string) string {
+	if format == "json" || format == "github" {
+		return format
+	}
+	return "text"
 }
 
 // loadDiffConfig reads the config named by --config, else the default

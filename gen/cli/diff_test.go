@@ -10,6 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cetpgen/cetpgen/gen"
+	"github.com/cetpgen/cetpgen/gen/diff"
+	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
 // diffBase is the spec every diff case starts from, on both sides.
@@ -281,6 +285,63 @@ func TestDiffUsage(t *testing.T) {
 	} {
 		if code, _, stderr := runCLI(t, args...); code != ExitUsage {
 			t.Errorf("%v: exit %d, want 2\n%s", args, code, stderr)
+		}
+	}
+}
+
+// TestDiffRevisionMismatch checks the bookkeeping rule: a revision that
+// stays the same although a tool changed is reported as breaking, and one
+// that moves although no tool changed as well.
+func TestDiffRevisionMismatch(t *testing.T) {
+	root := t.TempDir()
+	oldDir, newDir := filepath.Join(root, "a", "notes"), filepath.Join(root, "b", "notes")
+	copyDir(t, diffBase, oldDir)
+	copyDir(t, diffBase, newDir)
+	tool := filepath.Join(newDir, "tools", "get_note.yaml")
+	data, _ := os.ReadFile(tool)
+	writeFile(t, tool, strings.Replace(string(data), "risk: low", "risk: moderate", 1))
+	old, new := checkOne(t, oldDir), checkOne(t, newDir)
+	new.Revision = old.Revision
+	if got := rulesOf(diff.Compare(old, new)); !slices.Contains(got, "revision-mismatch breaking") {
+		t.Errorf("stale revision not reported: %v", got)
+	}
+	same := checkOne(t, oldDir)
+	same.Revision = "0000000000000000"
+	if got := rulesOf(diff.Compare(old, same)); !slices.Equal(got, []string{"revision-mismatch breaking"}) {
+		t.Errorf("needless revision change: %v", got)
+	}
+}
+
+// checkOne loads one spec directory into its IR.
+func checkOne(t *testing.T, dir string) *ir.Provider {
+	t.Helper()
+	ps, l, err := gen.Check(gen.OSSource, []string{dir})
+	if err != nil || len(ps) != 1 {
+		t.Fatalf("check %s: %v %v", dir, err, l)
+	}
+	return ps[0]
+}
+
+// rulesOf lists a report's changes as "rule severity".
+func rulesOf(r *diff.Report) []string {
+	var out []string
+	for _, c := range r.Changes {
+		out = append(out, c.Rule+" "+string(c.Severity))
+	}
+	return out
+}
+
+// TestDiffRulesDocumented keeps docs/diff.md in step with the rule table:
+// every rule ID appears there with its default severity.
+func TestDiffRulesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/diff.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range diff.Rules() {
+		row := "| `" + r.ID + "` | " + string(r.Severity) + " |"
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/diff.md has no row starting %q", row)
 		}
 	}
 }

@@ -147,11 +147,16 @@ func types(n node) typeSet {
 		}
 	}
 	if vals, ok := values(n); ok {
-		var vt typeSet
-		for _, v := range vals {
-			vt |= typeOfValue(v)
-		}
-		s &= vt
+		s &= valueTypes(vals)
+	}
+	return s
+}
+
+// valueTypes returns the types of the given values.
+func valueTypes(vals []any) typeSet {
+	var s typeSet
+	for _, v := range vals {
+		s |= typeOfValue(v)
 	}
 	return s
 }
