@@ -289,6 +289,16 @@ func TestConformanceIdempotency(t *testing.T) {
 			c.Negotiate(ctx)
 			return c.Execute(ctx, id, "create_alert", alertArgs, ""), ok2(id)
 		}, post: effects("create_alert", 1)},
+		{name: "after the window the record is purged", run: func(t *testing.T, f *fixture) (protocol.Bundle, want) {
+			c := f.client(t, callerA)
+			check(t, c.Execute(ctx, id, "create_alert", alertArgs, ""), ok2(id))
+			f.clock.Advance(86400 * time.Second)
+			if n, err := f.p.Purge(ctx); err != nil || n != 1 {
+				t.Fatalf("Purge = %d, %v", n, err)
+			}
+			c.Negotiate(ctx)
+			return c.Execute(ctx, id, "create_alert", alertArgs, ""), ok2(id)
+		}, post: effects("create_alert", 2)},
 		{name: "terminal business error is stored", run: func(t *testing.T, f *fixture) (protocol.Bundle, want) {
 			c := f.client(t, callerA)
 			check(t, c.Execute(ctx, id, "conflict_alert", `{}`, ""), err2(protocol.CodeConflict, false, id))

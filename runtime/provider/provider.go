@@ -356,3 +356,17 @@ func revision(tools []*tool) string {
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
+
+// Purge deletes deduplication records and resume tokens whose window has
+// passed. The app calls it from time to time (for example hourly); records
+// are kept at least idempotency_window_seconds, as §6 requires.
+func (p *Provider) Purge(ctx context.Context) (int64, error) {
+	if p.opt.Store == nil {
+		return 0, nil
+	}
+	n, err := p.opt.Store.Purge(ctx, p.opt.Now())
+	if err != nil {
+		return n, fmt.Errorf("provider %s: purge: %w", p.desc.ID, err)
+	}
+	return n, nil
+}
