@@ -38,6 +38,13 @@ func Plan(providers []*ir.Provider, names []string, root string) (write.Plan, er
 	return plan, nil
 }
 
+// CheckTargets reports an unknown name among --target names, so a typo
+// fails before any spec is read.
+func CheckTargets(names []string) error {
+	_, err := selectTargets(names)
+	return err
+}
+
 // selectTargets resolves --target names, keeping registration order.
 func selectTargets(names []string) ([]Target, error) {
 	if len(names) == 0 {

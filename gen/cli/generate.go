@@ -44,6 +44,9 @@ func runGenerate(cmd *cobra.Command, args []string, o generateOptions) error {
 	if err := checkFormat(o.format); err != nil {
 		return err
 	}
+	if err := gen.CheckTargets(o.targets); err != nil {
+		return failure(err)
+	}
 	c, err := checkSpecs(cmd, args, o.format)
 	if err != nil {
 		return err
