@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// init registers cetpgen diff with the command tree.
 func init() { extraCommands = append(extraCommands, newDiff) }
 
 // diffOptions are the flags of cetpgen diff.
@@ -26,6 +27,7 @@ type diffOptions struct {
 	config string
 }
 
+// newDiff builds the diff command.
 func newDiff() *cobra.Command {
 	var o diffOptions
 	cmd := &cobra.Command{

@@ -121,6 +121,7 @@ func copyDir(t *testing.T, src, dst string) {
 	}
 }
 
+// writeFile writes data to path, creating its directory.
 func writeFile(t *testing.T, path, data string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -151,6 +152,7 @@ func verdictLines(t *testing.T, out string) []string {
 	return got
 }
 
+// cmpOr returns s, or def when s is empty.
 func cmpOr(s, def string) string {
 	if s == "" {
 		return def
@@ -186,6 +188,7 @@ func gitRepo(t *testing.T) string {
 	return repo
 }
 
+// runGit runs git in dir with a configuration isolated from the machine.
 func runGit(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)

@@ -208,6 +208,7 @@ func (c *checker) countFinding(wide, narrow node, kw string, vn, vw *big.Rat) {
 	c.add(kBound, wide, narrow, kw, fmt.Sprintf("%s %s from %s to %s", kw, verb, old, new))
 }
 
+// countText renders a count bound, "none" when absent.
 func countText(v *big.Rat) string {
 	if v.Sign() < 0 {
 		return "none"

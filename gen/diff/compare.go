@@ -94,6 +94,7 @@ func (r *Report) sort() {
 	sort.SliceStable(r.Changes, func(i, j int) bool { return lessChange(r.Changes[i], r.Changes[j]) })
 }
 
+// lessChange orders two changes for the report.
 func lessChange(a, b Change) bool {
 	if a.Tool != b.Tool {
 		return a.Tool < b.Tool

@@ -175,6 +175,7 @@ type jsonReport struct {
 	Changes     []jsonChange   `json:"changes"`
 }
 
+// json writes the report as indented JSON.
 func (r *Report) json(b *strings.Builder) error {
 	counts, acked := r.counts()
 	out := jsonReport{

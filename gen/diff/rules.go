@@ -72,6 +72,7 @@ func rule(id string, sev Severity, cat Category, when, why string) Rule {
 // rules is every rule, by ID.
 var rules = map[string]Rule{}
 
+// init indexes the rule groups by ID.
 func init() {
 	for _, group := range [][]Rule{providerRules, toolRules, safetyRules, inputRules, outputRules} {
 		for _, r := range group {

@@ -131,6 +131,7 @@ func oneOf(kinds ...string) string {
 	return `{"oneOf":[` + strings.Join(bs, ",") + `]}`
 }
 
+// decode parses a JSON test schema, keeping numbers exact.
 func decode(t *testing.T, s string) any {
 	t.Helper()
 	d := json.NewDecoder(strings.NewReader(s))

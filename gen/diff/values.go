@@ -81,6 +81,7 @@ func typeOfValue(v any) typeSet {
 	return allType
 }
 
+// numberType returns the type bit of a JSON number.
 func numberType(n json.Number) typeSet {
 	if r, ok := rat(n); ok && r.IsInt() {
 		return tInteger
@@ -120,6 +121,7 @@ func jsonEqual(a, b any) bool {
 	return a == b
 }
 
+// objectsEqual compares an object with another value as JSON.
 func objectsEqual(x map[string]any, b any) bool {
 	y, ok := b.(map[string]any)
 	if !ok || len(x) != len(y) {
@@ -134,6 +136,7 @@ func objectsEqual(x map[string]any, b any) bool {
 	return true
 }
 
+// arraysEqual compares an array with another value as JSON.
 func arraysEqual(x []any, b any) bool {
 	y, ok := b.([]any)
 	if !ok || len(x) != len(y) {
