@@ -98,6 +98,19 @@ var schemaCases = []schemaCase{
 	{"allOf wide exact", false, `{"type":"integer"}`, `{"allOf":[{"type":"integer"},{"minimum":0}]}`, "input-bound-tightened"},
 	{"allOf narrow merged", false, `{"allOf":[{"properties":{"a":{"type":"string"}}},{"required":["a"]}]}`, `{"properties":{"a":{"type":"string"}},"required":["a"]}`, ""},
 	{"allOf narrow member", false, `{"allOf":[{"type":"integer"},{"minimum":0}]}`, `{"type":"number"}`, ""},
+	{"integer fractional bounds", false, `{"type":"integer","minimum":-1.5,"maximum":2.5}`, `{"type":"integer","minimum":-1,"maximum":2}`, ""},
+	{"integer negative exclusive", false, `{"type":"integer","exclusiveMinimum":-2}`, `{"type":"integer","minimum":-1}`, ""},
+	{"number fractional bound kept", false, `{"type":"number","minimum":-1.5}`, `{"type":"number","minimum":-1}`, "input-bound-tightened"},
+	{"both exclusive and inclusive", false, `{"type":"number","minimum":0,"exclusiveMinimum":0}`, `{"type":"number","exclusiveMinimum":0}`, ""},
+	{"allOf narrow conflicting", false, `{"allOf":[{"type":"string","maxLength":5},{"type":"string","maxLength":3}]}`, `{"type":"string","maxLength":2}`, "input-undecided"},
+	{"anyOf narrow with siblings", false, `{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}]}`, `{"type":"object","required":["a"]}`, "input-required-added"},
+	{"anyOf narrow unmergeable siblings", false, `{"type":"string","maxLength":10,"anyOf":[{"maxLength":3},{"pattern":"^a"}]}`, `{"type":"string","maxLength":3}`, "input-undecided input-bound-tightened"},
+	{"oneOf wide by type", false, `{"type":"string"}`, `{"oneOf":[{"type":"string"},{"type":"integer"}]}`, ""},
+	{"oneOf wide overlapping", false, `{"type":"string"}`, `{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}`, "input-undecided"},
+	{"items absent to typed", false, `{"type":"array"}`, `{"type":"array","items":{"type":"string"}}`, "input-type-narrowed"},
+	{"object bounds", false, `{"type":"object"}`, `{"type":"object","maxProperties":3}`, "input-bound-tightened"},
+	{"enum on wide without type", false, `{"type":"integer"}`, `{"enum":[1,2]}`, "input-enum-value-removed"},
+	{"string typed enum values", true, `{"type":"string","enum":["a","b"]}`, `{"enum":["a"]}`, ""},
 	// Keywords outside the decided set.
 	{"not added on wide", false, `{"type":"string"}`, `{"type":"string","not":{"const":"x"}}`, "input-undecided"},
 	{"not only narrow", false, `{"type":"string","not":{"const":"x"}}`, `{"type":"string"}`, ""},
@@ -181,5 +194,17 @@ func TestSchemaFindingPointsAtNewSchema(t *testing.T) {
 	fs := CompareInput(old, new)
 	if len(fs) != 1 || fs[0].Ptr != "/properties/a" {
 		t.Fatalf("findings %+v, want one at /properties/a", fs)
+	}
+}
+
+// TestSchemaDepthLimit checks that a pathologically deep schema ends in an
+// undecided finding instead of running away.
+func TestSchemaDepthLimit(t *testing.T) {
+	deep := func(leaf string) string {
+		return strings.Repeat(`{"type":"array","items":`, maxDepth+5) + `{"type":"` + leaf + `"}` + strings.Repeat("}", maxDepth+5)
+	}
+	fs := CompareInput(decode(t, deep("number")), decode(t, deep("integer")))
+	if len(fs) != 1 || !fs[0].Undecided {
+		t.Fatalf("findings %+v, want one undecided finding", fs)
 	}
 }

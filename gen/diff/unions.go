@@ -90,16 +90,29 @@ func (c *checker) narrowUnion(wide, narrow node, kw string) {
 		return
 	}
 	for _, b := range branches(narrow, kw) {
-		found := c.try(wide, b)
-		if len(found) == 0 || len(c.try(wide, rest)) == 0 {
-			continue
-		}
-		if kw == "oneOf" || !rest.isTrue() {
-			c.unknown(wide, b, kw, fmt.Sprintf("branch %s is not contained on its own (%s), and the other keywords of the schema may exclude it", b.ptr, found[0].Message))
-			continue
-		}
-		c.out = append(c.out, found...)
+		c.narrowBranch(wide, rest, b, kw)
 	}
+}
+
+// narrowBranch checks one branch of a narrow anyOf or oneOf, together
+// with the rest of its schema (merged when the two constrain different
+// keywords). A failing anyOf branch is decided when the merge succeeded or
+// there is no rest; a failing oneOf branch is undecided, since the other
+// branches may exclude its instances.
+func (c *checker) narrowBranch(wide, rest, b node, kw string) {
+	merged, ok := c.merge([]node{b, rest})
+	if !ok {
+		merged = b
+	}
+	found := c.try(wide, merged)
+	if len(found) == 0 || len(c.try(wide, rest)) == 0 {
+		return
+	}
+	if kw == "oneOf" || (!ok && !rest.isTrue()) {
+		c.unknown(wide, b, kw, fmt.Sprintf("branch %s is not contained on its own (%s), and the other keywords of the schema may exclude it", b.ptr, found[0].Message))
+		return
+	}
+	c.out = append(c.out, found...)
 }
 
 // narrowAllOf decides a narrow allOf: it is contained when any member, or
