@@ -27,7 +27,9 @@ func newProvider(t *testing.T) *provider.Provider {
 		Confirmation: provider.ConfirmNever, Execution: provider.ExecSync}
 	write := read
 	write.Effect, write.Confirmation = provider.EffectCreate, provider.ConfirmNever
-	echo := func(_ context.Context, _ *provider.Call, args json.RawMessage) (json.RawMessage, error) { return args, nil }
+	echo := func(_ context.Context, _ *provider.Call, args json.RawMessage) (json.RawMessage, error) {
+		return args, nil
+	}
 	fail := func(context.Context, *provider.Call, json.RawMessage) (json.RawMessage, error) {
 		e := protocol.NewError(protocol.CodeConflict, "busy").WithRetryable(true)
 		e.RetryAfter, e.Details = 250*time.Millisecond, json.RawMessage(`{"why":"busy"}`)

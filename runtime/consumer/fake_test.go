@@ -9,7 +9,9 @@ import (
 )
 
 // fake answers every call with a fixed Bundle.
-type fake struct{ resp func(method string, req protocol.Bundle) protocol.Bundle }
+type fake struct {
+	resp func(method string, req protocol.Bundle) protocol.Bundle
+}
 
 func (f fake) Call(_ context.Context, method string, req protocol.Bundle) (protocol.Bundle, error) {
 	return f.resp(method, req), nil

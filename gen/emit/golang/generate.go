@@ -1,0 +1,119 @@
+package golang
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/dave/jennifer/jen"
+)
+
+// Dir is the target's directory under the output root.
+const Dir = "go"
+
+// reserved are the package-level names of the generated API; schema names
+// never take them.
+var reserved = []string{"Handler", "Client", "NewClient", "New", "Tools", "Descriptor", "ProviderID", "Revision"}
+
+// Generate renders the Go package of one Provider: doc.go, types.go,
+// provider.go and client.go under go/<slug>/.
+func Generate(p *ir.Provider) ([]emit.File, error) {
+	m, tools := build(p)
+	parts := []struct {
+		name   string
+		render func(f *jen.File)
+	}{
+		{"doc.go", func(f *jen.File) { renderDoc(f, p) }},
+		{"types.go", func(f *jen.File) { renderTypes(f, m) }},
+		{"provider.go", func(f *jen.File) { renderProvider(f, p, tools) }},
+		{"client.go", func(f *jen.File) { renderClient(f, p, tools) }},
+	}
+	var files []emit.File
+	for _, part := range parts {
+		data, err := renderFile(p, part.render)
+		if err != nil {
+			return nil, fmt.Errorf("go: %s: %w", part.name, err)
+		}
+		files = append(files, emit.File{Path: Dir + "/" + p.Slug + "/" + part.name, Data: data})
+	}
+	return files, nil
+}
+
+// build names the tools' Go identifiers, then maps their schemas.
+func build(p *ir.Provider) (*mapper, []toolNames) {
+	m := &mapper{ns: newNamespace(append(reserved, helperNames...)...), byName: map[string]*decl{}}
+	private := newNamespace("adapt", "member", "marshalMembers", "unmarshalMembers")
+	var tools []toolNames
+	for _, t := range p.Tools {
+		method := m.ns.take(exportName(t.Name))
+		tools = append(tools, toolNames{tool: t, method: method,
+			in: m.ns.take(method + "Input"), out: m.ns.take(method + "Output"),
+			inSchema: private.take(unexport(method) + "InputSchema"), outSchema: private.take(unexport(method) + "OutputSchema")})
+	}
+	for _, t := range tools {
+		m.named(newSchemaDoc(t.tool.Input.Value, t.method, t.tool.Name), "", t.in, "the input of the tool "+t.tool.Name)
+		m.named(newSchemaDoc(t.tool.Output.Value, t.method, t.tool.Name), "", t.out, "the output of the tool "+t.tool.Name)
+	}
+	return m, tools
+}
+
+// renderFile renders one file with the generated-code header.
+func renderFile(p *ir.Provider, body func(f *jen.File)) ([]byte, error) {
+	f := jen.NewFile(p.Targets.GoPackage)
+	f.ImportName(pkgProvider, "provider")
+	f.ImportName(pkgConsumer, "consumer")
+	f.ImportName(pkgProtocol, "protocol")
+	for _, l := range emit.HeaderLines(p.File) {
+		f.HeaderComment("// " + commentLines(l)[0])
+	}
+	body(f)
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// renderDoc renders the package doc and the pin to the runtime version.
+//
+//	// Package alerts is the generated CETP v2 Provider and Client of Example App.
+//	package alerts
+//
+//	var _ = consumer.GeneratedCodeVersion1
+func renderDoc(f *jen.File, p *ir.Provider) {
+	var doc docLines
+	doc.para(fmt.Sprintf("Package %s is the generated CETP v2 Provider and Client of %s (provider_id %s).", p.Targets.GoPackage, p.Name, p.ID))
+	doc.para(p.Description)
+	doc.para("Implement Handler and pass it to New to serve the tools on the runtime Provider engine; call them with Client. The types follow the mapping of docs/go-mapping.md in the cetpgen repository.")
+	for _, l := range doc {
+		if l == "" {
+			f.PackageComment("//")
+		} else {
+			f.PackageComment("// " + l)
+		}
+	}
+	f.Comment("// This package was generated for this version of the runtime; it does not compile against another.")
+	f.Var().Id("_").Op("=").Qual(pkgConsumer, "GeneratedCodeVersion1")
+	f.Comment("// ProviderID is the provider_id of " + oneLine(p.Name) + ".")
+	f.Const().Id("ProviderID").Op("=").Lit(p.ID)
+	f.Comment("// Revision is the revision of the tool set this package was generated from.")
+	f.Const().Id("Revision").Op("=").Lit(p.Revision)
+}
+
+// renderTypes renders every declaration in mapping order, then helpers.
+func renderTypes(f *jen.File, m *mapper) {
+	for _, d := range m.decls {
+		renderDecl(f, d)
+	}
+	renderHelpers(f, m)
+}
+
+// renderProvider renders the Handler, the constructor and the schemas.
+func renderProvider(f *jen.File, p *ir.Provider, tools []toolNames) {
+	renderHandler(f, p, tools)
+	renderNew(f, p)
+	renderDescriptor(f, p)
+	renderTools(f, p, tools)
+	renderSchemas(f, tools)
+}

@@ -1,0 +1,54 @@
+package golang
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// mapped are the keywords the type mapping expresses (or that carry no
+// constraint); every other keyword of a schema is named in the doc
+// comment as checked by the runtime's schema validation.
+var mapped = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true,
+	"items": true, "$ref": true, "$defs": true, "definitions": true, "oneOf": true,
+	"anyOf": true, "allOf": true, "title": true, "description": true, "$schema": true,
+	"$id": true, "$anchor": true, "$comment": true, "examples": true, "deprecated": true,
+	"readOnly": true, "writeOnly": true,
+}
+
+// maxNoteValue bounds the JSON of one keyword's value in a note.
+const maxNoteValue = 120
+
+// constraintNote lists the keywords of a schema that its Go type does not
+// express, with their values, as one sentence; "" when there are none.
+//
+// A string enum and the date-time format are expressed by the type; a
+// default is named because neither the type nor the runtime applies it.
+func constraintNote(obj map[string]any) string {
+	var parts []string
+	for _, k := range sortedKeys(obj) {
+		if mapped[k] || k == "enum" && stringEnum(obj) != nil || k == "format" && obj[k] == "date-time" {
+			continue
+		}
+		parts = append(parts, k+" "+noteValue(obj[k]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Checked by the runtime's schema validation, not by this Go type: " + strings.Join(parts, ", ") + "."
+}
+
+// noteValue renders a keyword's value as compact JSON, bounded.
+func noteValue(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "(unprintable)"
+	}
+	s := strings.TrimSuffix(b.String(), "\n")
+	if len(s) > maxNoteValue {
+		s = truncate(s, maxNoteValue) + "…"
+	}
+	return s
+}
