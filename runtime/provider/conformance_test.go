@@ -294,6 +294,7 @@ func TestConformanceFields(t *testing.T) {
 		{name: "invalid JSON args", run: quote(`{"symbol":`), post: noEffect("get_quote")},
 		{name: "args with trailing data", run: quote(`{"symbol":"A"} {}`), post: noEffect("get_quote")},
 		{name: "args not an object", run: quote(`["AAPL"]`), post: noEffect("get_quote")},
+		{name: "args not UTF-8", run: quote("{\"symbol\":\"\xff\"}"), post: noEffect("get_quote")},
 		{name: "schema mismatch with bounded details", run: quote(`{"symbol":"AAPL","extra":1}`), post: func(t *testing.T, f *fixture, b protocol.Bundle) {
 			noEffect("get_quote")(t, f, b)
 			d, _, _ := b.String(protocol.KeyErrorDetails)

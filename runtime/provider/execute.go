@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/cetpgen/cetpgen/runtime/store"
@@ -96,6 +97,9 @@ func (p *Provider) newExecution(req *request, t *tool, args string, ev *AuditEve
 func (p *Provider) checkArgs(t *tool, args []byte) *protocol.Error {
 	if len(args) > p.limits.MaxRequestBytes {
 		return protocol.NewError(protocol.CodeInvalidArgs, "args exceed %d bytes", p.limits.MaxRequestBytes)
+	}
+	if !utf8.Valid(args) {
+		return protocol.NewError(protocol.CodeInvalidArgs, "args are not valid UTF-8")
 	}
 	v, err := decodeJSON(args)
 	if err != nil {
@@ -299,14 +303,18 @@ func (p *Provider) runHandler(ctx context.Context, x *execution, tx store.Tx) ([
 	if err != nil {
 		return nil, handlerError(err)
 	}
+	tooLarge := &handlerFailure{storable: true, err: protocol.NewError(protocol.CodeResultTooLarge,
+		"result exceeds %d bytes and large_results was not negotiated", p.limits.MaxInlineResultBytes)}
+	if len(out) > p.limits.MaxInlineResultBytes {
+		return nil, tooLarge // no inline envelope can hold it; do not spend time decoding it
+	}
 	value, f := p.checkOutput(x.t, out)
 	if f != nil {
 		return nil, f
 	}
 	data := protocol.InlineData(value)
 	if len(data) > p.limits.MaxInlineResultBytes {
-		return nil, &handlerFailure{storable: true, err: protocol.NewError(protocol.CodeResultTooLarge,
-			"result exceeds %d bytes and large_results was not negotiated", p.limits.MaxInlineResultBytes)}
+		return nil, tooLarge
 	}
 	return data, nil
 }

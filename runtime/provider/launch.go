@@ -31,7 +31,7 @@ func (p *Provider) Launch(ctx context.Context, caller Caller, r *protocol.Resolu
 	if err != nil {
 		return fmt.Errorf("provider: launch %q: %w", r.ID, err)
 	}
-	if t.Kind != store.TokenConfirm || t.Key.Caller != caller.Key() {
+	if t.Kind != store.TokenConfirm || t.Key.Caller != caller.Key() || t.Key.Provider != p.desc.ID {
 		return protocol.NewError(protocol.CodePermissionDenied, "this resolution is not yours")
 	}
 	now := p.opt.Now()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -86,6 +87,9 @@ func Open(path string, opt Options) (*Store, error) {
 	}
 	if opt.Synchronous != SyncFull && opt.Synchronous != SyncNormal {
 		return nil, fmt.Errorf("sqlitestore: synchronous %q is neither FULL nor NORMAL", opt.Synchronous)
+	}
+	if path == "" || strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("sqlitestore: path %q must be non-empty and free of '?' and '#'", path)
 	}
 	if opt.BusyTimeout <= 0 {
 		opt.BusyTimeout = 10 * time.Second
