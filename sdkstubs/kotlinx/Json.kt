@@ -95,9 +95,13 @@ val JsonElement.jsonPrimitive: JsonPrimitive
 open class Json internal constructor() {
     fun parseToJsonElement(string: String): JsonElement {
         val p = Parser(string)
-        val e = p.value()
-        p.end()
-        return e
+        try {
+            val e = p.value()
+            p.end()
+            return e
+        } catch (x: IndexOutOfBoundsException) {
+            p.fail("unexpected end")
+        }
     }
 
     /** Default is the default Json instance. */

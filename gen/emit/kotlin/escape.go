@@ -92,3 +92,7 @@ func safeCommentText(s string) string {
 func lineComment(s string) string {
 	return safeCommentText(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
 }
+
+// StringLiteral returns s as a Kotlin string literal; tests use it to embed
+// JSON in generated harness code.
+func StringLiteral(s string) string { return kotlinString(s) }

@@ -28,8 +28,10 @@ type typesView struct {
 
 // toolTypesView is one tool's object of types.
 type toolTypesView struct {
-	Object  string
-	Doc     string
+	Object string
+	Doc    string
+	// Roots are the input and output conversions.
+	Roots   []rootView
 	Classes []classView
 	Enums   []enumView
 }
@@ -82,6 +84,7 @@ func (m *model) toolTypesView(t *toolModel) toolTypesView {
 	doc := fmt.Sprintf("%s holds the input and output types of the tool %s (%s).", t.names.Object, t.t.Name, t.t.Title)
 	v := toolTypesView{Object: t.names.Object, Doc: kdoc("", doc)}
 	c := codec{J: m.names.J}
+	v.Roots = []rootView{rootViewOf(c, "Input", "input", t.types.Input), rootViewOf(c, "Output", "output", t.types.Output)}
 	for _, cl := range t.types.Classes {
 		v.Classes = append(v.Classes, m.classView(c, cl))
 	}
@@ -89,6 +92,22 @@ func (m *model) toolTypesView(t *toolModel) toolTypesView {
 		v.Enums = append(v.Enums, enumViewOf(m.names.J, e))
 	}
 	return v
+}
+
+// rootView is the decode and encode function pair of a tool's input or
+// output, whatever Kotlin type the root schema maps to.
+type rootView struct {
+	Suffix string
+	Label  string
+	Type   string
+	Decode string
+	Encode string
+}
+
+// rootViewOf builds the conversions of one root.
+func rootViewOf(c codec, suffix, label string, t *ktype) rootView {
+	return rootView{Suffix: suffix, Label: label, Type: c.typeName(t),
+		Decode: c.decode(t, "element", "path", 0), Encode: c.encode(t, "value", 0)}
 }
 
 // classView builds one data class's view.
@@ -280,8 +299,8 @@ func (m *model) toolView(t *toolModel) toolView {
 		Confirmation: strings.ToUpper(string(a.Confirmation)), Execution: strings.ToUpper(string(a.Execution)),
 		Destructive: a.Destructive, Idempotent: a.Idempotent, Open: a.OpenWorld,
 		InputType: c.typeName(t.types.Input), OutputType: c.typeName(t.types.Output),
-		DecodeInput:  c.decode(t.types.Input, "request.args", `""`, 0),
-		EncodeOutput: c.encode(t.types.Output, "reply.output", 0),
+		DecodeInput:  t.names.Object + ".decodeInput(request.args)",
+		EncodeOutput: t.names.Object + ".encodeOutput(reply.output)",
 		TodoMessage:  kotlinString("implement the tool " + t.t.Name),
 	}
 }

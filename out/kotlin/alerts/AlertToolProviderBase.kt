@@ -21,6 +21,7 @@ import dev.clawseed.sdk.android.cetp.ScopeSensitivity
 import dev.clawseed.sdk.android.cetp.ToolAnnotations
 import dev.clawseed.sdk.android.cetp.ToolEffect
 import dev.clawseed.sdk.android.cetp.ToolRisk
+import java.math.BigDecimal
 import kotlinx.serialization.json.JsonArray
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonNull
@@ -242,48 +243,48 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
 
     private fun dispatch_create_alert(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            CreateAlert.Input.fromJson(request.args, "")
+            CreateAlert.decodeInput(request.args)
         } catch (e: AlertToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = createAlert(input, request)) {
-            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(CreateAlert.encodeOutput(reply.output))
             is AlertToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_delete_alert(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            DeleteAlert.Input.fromJson(request.args, "")
+            DeleteAlert.decodeInput(request.args)
         } catch (e: AlertToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = deleteAlert(input, request)) {
-            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(DeleteAlert.encodeOutput(reply.output))
             is AlertToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_list_alerts(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            ListAlerts.Input.fromJson(request.args, "")
+            ListAlerts.decodeInput(request.args)
         } catch (e: AlertToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = listAlerts(input, request)) {
-            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(ListAlerts.encodeOutput(reply.output))
             is AlertToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_update_alert(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            UpdateAlert.Input.fromJson(request.args, "")
+            UpdateAlert.decodeInput(request.args)
         } catch (e: AlertToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = updateAlert(input, request)) {
-            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(UpdateAlert.encodeOutput(reply.output))
             is AlertToolProviderReply.Raw -> reply.result
         }
     }

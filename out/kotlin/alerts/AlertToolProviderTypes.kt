@@ -15,6 +15,18 @@ import kotlinx.serialization.json.JsonPrimitive
  */
 object CreateAlert {
 
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
+
     /**
      * Input is a generated JSON object type.
      */
@@ -72,6 +84,18 @@ object CreateAlert {
  * DeleteAlert holds the input and output types of the tool delete_alert (删除价格提醒).
  */
 object DeleteAlert {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.
@@ -133,6 +157,18 @@ object DeleteAlert {
  * ListAlerts holds the input and output types of the tool list_alerts (查看价格提醒).
  */
 object ListAlerts {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.
@@ -319,6 +355,18 @@ object ListAlerts {
  * UpdateAlert holds the input and output types of the tool update_alert (修改价格提醒).
  */
 object UpdateAlert {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.

@@ -21,6 +21,7 @@ import dev.clawseed.sdk.android.cetp.ScopeSensitivity
 import dev.clawseed.sdk.android.cetp.ToolAnnotations
 import dev.clawseed.sdk.android.cetp.ToolEffect
 import dev.clawseed.sdk.android.cetp.ToolRisk
+import java.math.BigDecimal
 import kotlinx.serialization.json.JsonArray
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonNull
@@ -282,60 +283,60 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
 
     private fun dispatch_cancel_order(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            CancelOrder.Input.fromJson(request.args, "")
+            CancelOrder.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = cancelOrder(input, request)) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(CancelOrder.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_export_statements(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            ExportStatements.Input.fromJson(request.args, "")
+            ExportStatements.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = exportStatements(input, request)) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(ExportStatements.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_get_portfolio(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            GetPortfolio.Input.fromJson(request.args, "")
+            GetPortfolio.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = getPortfolio(input, request)) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(GetPortfolio.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_get_quote(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            GetQuote.Input.fromJson(request.args, "")
+            GetQuote.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = getQuote(input, request)) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(GetQuote.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_place_order(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            PlaceOrder.Input.fromJson(request.args, "")
+            PlaceOrder.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = placeOrder(input, request)) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(PlaceOrder.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
     }

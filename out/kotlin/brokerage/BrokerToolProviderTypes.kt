@@ -15,6 +15,18 @@ import kotlinx.serialization.json.JsonPrimitive
  */
 object CancelOrder {
 
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
+
     /**
      * Input is a generated JSON object type.
      */
@@ -96,6 +108,18 @@ object CancelOrder {
  * ExportStatements holds the input and output types of the tool export_statements (Export account statements).
  */
 object ExportStatements {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.
@@ -281,6 +305,18 @@ object ExportStatements {
  * GetPortfolio holds the input and output types of the tool get_portfolio (Get portfolio).
  */
 object GetPortfolio {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.
@@ -477,6 +513,18 @@ object GetPortfolio {
  */
 object GetQuote {
 
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
+
     /**
      * Input is a generated JSON object type.
      */
@@ -588,6 +636,18 @@ object GetQuote {
  * PlaceOrder holds the input and output types of the tool place_order (Place an order).
  */
 object PlaceOrder {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.

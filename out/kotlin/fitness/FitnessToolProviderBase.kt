@@ -21,6 +21,7 @@ import dev.clawseed.sdk.android.cetp.ScopeSensitivity
 import dev.clawseed.sdk.android.cetp.ToolAnnotations
 import dev.clawseed.sdk.android.cetp.ToolEffect
 import dev.clawseed.sdk.android.cetp.ToolRisk
+import java.math.BigDecimal
 import kotlinx.serialization.json.JsonArray
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonNull
@@ -317,72 +318,72 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
 
     private fun dispatch_delete_workout(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            DeleteWorkout.Input.fromJson(request.args, "")
+            DeleteWorkout.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = deleteWorkout(input, request)) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(DeleteWorkout.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_export_health_data(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            ExportHealthData.Input.fromJson(request.args, "")
+            ExportHealthData.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = exportHealthData(input, request)) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(ExportHealthData.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_list_workouts(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            ListWorkouts.Input.fromJson(request.args, "")
+            ListWorkouts.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = listWorkouts(input, request)) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(ListWorkouts.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_log_workout(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            LogWorkout.Input.fromJson(request.args, "")
+            LogWorkout.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = logWorkout(input, request)) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(LogWorkout.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_sync_wearable(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            SyncWearable.Input.fromJson(request.args, "")
+            SyncWearable.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = syncWearable(input, request)) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(SyncWearable.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
     }
 
     private fun dispatch_update_preferences(request: CetpProviderRequest): CetpProviderResult {
         val input = try {
-            UpdatePreferences.Input.fromJson(request.args, "")
+            UpdatePreferences.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
         return when (val reply = updatePreferences(input, request)) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(reply.output.toJson())
+            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(UpdatePreferences.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
     }

@@ -15,6 +15,18 @@ import kotlinx.serialization.json.JsonPrimitive
  */
 object DeleteWorkout {
 
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
+
     /**
      * Input is a generated JSON object type.
      */
@@ -75,6 +87,18 @@ object DeleteWorkout {
  * ExportHealthData holds the input and output types of the tool export_health_data (导出健康档案).
  */
 object ExportHealthData {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.
@@ -279,6 +303,18 @@ object ExportHealthData {
  * ListWorkouts holds the input and output types of the tool list_workouts (查看运动记录).
  */
 object ListWorkouts {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.
@@ -597,6 +633,18 @@ object ListWorkouts {
  */
 object LogWorkout {
 
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
+
     /**
      * Input is a generated JSON object type.
      */
@@ -695,6 +743,18 @@ object LogWorkout {
  * SyncWearable holds the input and output types of the tool sync_wearable (同步可穿戴设备).
  */
 object SyncWearable {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.
@@ -801,6 +861,18 @@ object SyncWearable {
  * UpdatePreferences holds the input and output types of the tool update_preferences (修改应用设置).
  */
 object UpdatePreferences {
+
+    /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
+    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+
+    /** encodeInput converts the tool's input to JSON. */
+    fun encodeInput(value: Input): JsonElement = value.toJson()
+
+    /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
+    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+
+    /** encodeOutput converts the tool's output to JSON. */
+    fun encodeOutput(value: Output): JsonElement = value.toJson()
 
     /**
      * Input is a generated JSON object type.
