@@ -1,0 +1,113 @@
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cetpgen/cetpgen/runtime/catalog"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Cobra's flag-group annotations (cobra/flag_groups.go).
+const (
+	cobraMutex    = "cobra_annotation_mutually_exclusive"
+	cobraTogether = "cobra_annotation_required_if_others_set"
+	cobraOneOf    = "cobra_annotation_one_required"
+)
+
+// cobraConstraints reads the flag groups cobra enforces on c.
+func cobraConstraints(c *cobra.Command) *catalog.Constraints {
+	groups := map[string]map[string]bool{cobraMutex: {}, cobraTogether: {}, cobraOneOf: {}}
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		for kind, set := range groups {
+			for _, g := range f.Annotations[kind] {
+				set[g] = true
+			}
+		}
+	})
+	cs := &catalog.Constraints{MutuallyExclusive: splitGroups(groups[cobraMutex]),
+		RequireTogether: splitGroups(groups[cobraTogether]), RequireOneOf: splitGroups(groups[cobraOneOf])}
+	if cs.Empty() {
+		return nil
+	}
+	return cs
+}
+
+func splitGroups(set map[string]bool) [][]string {
+	var out [][]string
+	for _, g := range sortedKeys(set) {
+		names := strings.Fields(g)
+		sort.Strings(names)
+		out = append(out, names)
+	}
+	return out
+}
+
+// shape resolves constraints, positionals and dry run: reviewed metadata >
+// typed metadata > cobra.
+func (r *toolResolver) shape() {
+	var cons []cand[*catalog.Constraints]
+	var pos []cand[[]catalog.Positional]
+	var dry []cand[*catalog.DryRun]
+	for _, m := range r.s.meta[r.canonical()] {
+		if !m.m.Constraints.Empty() {
+			cons = append(cons, cand[*catalog.Constraints]{value: m.m.Constraints, source: m.ref, prec: PrecReviewedManual})
+		}
+		if m.m.Positionals != nil {
+			pos = append(pos, cand[[]catalog.Positional]{value: m.m.Positionals, source: m.ref, prec: PrecReviewedManual})
+		}
+		if m.m.DryRun != nil {
+			dry = append(dry, cand[*catalog.DryRun]{value: m.m.DryRun, source: m.ref, prec: PrecReviewedManual})
+		}
+	}
+	typed := r.s.typed[r.canonical()]
+	if !typed.Constraints.Empty() {
+		cons = append(cons, cand[*catalog.Constraints]{value: typed.Constraints, source: "typed_parameter_metadata", ref: r.s.typedRef(), prec: PrecTypedMetadata})
+	}
+	if typed.Positionals != nil {
+		pos = append(pos, cand[[]catalog.Positional]{value: typed.Positionals, source: "typed_parameter_metadata", ref: r.s.typedRef(), prec: PrecTypedMetadata})
+	}
+	if c := cobraConstraints(r.bc.Command); c != nil {
+		cons = append(cons, cand[*catalog.Constraints]{value: c, source: "cobra_flag_groups", prec: PrecCobraContract})
+	}
+	r.t.Constraints = pickOptional(r, "constraints", cons)
+	r.t.Positionals = pickOptional(r, "positionals", pos)
+	r.t.DryRun = pickOptional(r, "dry_run", dry)
+	r.checkConstraintNames()
+}
+
+// pickOptional resolves a field that exists only when a source sets it.
+func pickOptional[T any](r *toolResolver, field string, cs []cand[T]) T {
+	var zero T
+	if len(cs) == 0 {
+		return zero
+	}
+	v, p, err := pick(ParameterRanks, field, cs)
+	r.prov(field, p, err)
+	return v
+}
+
+// checkConstraintNames fails when a constraint names an unknown flag or
+// positional.
+func (r *toolResolver) checkConstraintNames() {
+	if r.t.Constraints.Empty() {
+		return
+	}
+	known := map[string]bool{}
+	for _, p := range r.t.Parameters {
+		known[p.Name] = true
+	}
+	for _, p := range r.t.Positionals {
+		known[p.Name] = true
+	}
+	c := r.t.Constraints
+	for _, g := range append(append(append([][]string{}, c.MutuallyExclusive...), c.RequireOneOf...), c.RequireTogether...) {
+		for _, n := range g {
+			if !known[n] {
+				r.errs = append(r.errs, fmt.Errorf("constraint names %q, which is neither a flag nor a positional", n))
+			}
+		}
+	}
+}

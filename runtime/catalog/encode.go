@@ -1,0 +1,251 @@
+package catalog
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Span is a byte range [Off, Off+Len) of the catalog file, written as the
+// JSON array [off, len].
+type Span struct {
+	Off int
+	Len int
+}
+
+// MarshalJSON writes s as [off, len].
+func (s Span) MarshalJSON() ([]byte, error) { return json.Marshal([2]int{s.Off, s.Len}) }
+
+// UnmarshalJSON reads [off, len].
+func (s *Span) UnmarshalJSON(b []byte) error {
+	var a []int
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	if len(a) != 2 {
+		return fmt.Errorf("span %s is not [off, len]", b)
+	}
+	s.Off, s.Len = a[0], a[1]
+	return nil
+}
+
+func (s Span) shift(by int) Span { return Span{s.Off + by, s.Len} }
+
+func (s Span) of(data []byte) []byte { return data[s.Off : s.Off+s.Len] }
+
+// jsonWriter writes JSON exactly as json.MarshalIndent(v, "", "  ") would,
+// one piece at a time, and reports the span of every piece.
+type jsonWriter struct {
+	buf bytes.Buffer
+	err error
+}
+
+func indent(depth int) string { return strings.Repeat("  ", depth) }
+
+// value writes v as a value at depth and returns its span.
+func (w *jsonWriter) value(v any, depth int) Span {
+	b, err := json.MarshalIndent(v, indent(depth), "  ")
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	start := w.buf.Len()
+	w.buf.Write(b)
+	return Span{start, len(b)}
+}
+
+// key starts member i of an object at depth.
+func (w *jsonWriter) key(name string, i, depth int) {
+	if i > 0 {
+		w.buf.WriteByte(',')
+	}
+	w.buf.WriteString("\n" + indent(depth+1) + strconv.Quote(name) + ": ")
+}
+
+// elem starts element i of an array at depth.
+func (w *jsonWriter) elem(i, depth int) {
+	if i > 0 {
+		w.buf.WriteByte(',')
+	}
+	w.buf.WriteString("\n" + indent(depth+1))
+}
+
+// close ends a container at depth that had n members.
+func (w *jsonWriter) close(c byte, n, depth int) {
+	if n > 0 {
+		w.buf.WriteString("\n" + indent(depth))
+	}
+	w.buf.WriteByte(c)
+}
+
+// field is one member of an object written piece by piece: a value, or a
+// function that writes the value itself at the given depth.
+type field struct {
+	name  string
+	value any
+	write func(depth int)
+}
+
+// object writes an object at depth from fields given in key order.
+func (w *jsonWriter) object(depth int, fields []field) Span {
+	start := w.buf.Len()
+	w.buf.WriteByte('{')
+	for i, f := range fields {
+		w.key(f.name, i, depth)
+		if f.write != nil {
+			f.write(depth + 1)
+		} else {
+			w.value(f.value, depth+1)
+		}
+	}
+	w.close('}', len(fields), depth)
+	return Span{start, w.buf.Len() - start}
+}
+
+// Encode serializes r into the byte-stable catalog file and its index.
+// surfaceHash is the semantic hash of the effective command registry.
+func Encode(r *Registry, surfaceHash string) (data, index []byte, err error) {
+	cat, idx := encodeCatalog(r)
+	tools := encodeTools(r, idx)
+	if cat.err != nil || tools.err != nil {
+		return nil, nil, firstErr(cat.err, tools.err)
+	}
+	hash, err := sourceHash(cat.buf.Bytes(), surfaceHash, tools.buf.Bytes())
+	if err != nil {
+		return nil, nil, err
+	}
+	data, idx = assemble(cat, tools, idx, hash, surfaceHash)
+	index, err = json.MarshalIndent(idx, "", " ")
+	return data, append(index, '\n'), err
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// encodeCatalog writes the `catalog` object at depth 1.
+func encodeCatalog(r *Registry) (*jsonWriter, *Index) {
+	w, idx := &jsonWriter{}, &Index{Version: SnapshotVersion}
+	products := func(depth int) {
+		start := w.buf.Len()
+		w.buf.WriteByte('[')
+		for i := range r.Products {
+			w.elem(i, depth)
+			idx.Products = append(idx.Products, encodeProduct(w, &r.Products[i], depth+1, idx))
+		}
+		w.close(']', len(r.Products), depth)
+		idx.CatalogProducts = Span{start, w.buf.Len() - start}
+	}
+	idx.Catalog = w.object(1, []field{
+		{"agent_metadata", r.Header.AgentMetadata, nil}, {"count", len(r.Products), nil},
+		{"interface_metadata", r.Header.InterfaceMetadata, nil}, {"kind", Kind, nil},
+		{"level", "catalog", nil}, {"products", nil, products},
+		{"source", CatalogSource, nil}, {"tool_count", r.ToolCount(), nil},
+	})
+	return w, idx
+}
+
+// encodeProduct writes one product summary at depth and indexes its tools.
+func encodeProduct(w *jsonWriter, p *ProductSpec, depth int, idx *Index) IndexProduct {
+	h := p.head()
+	ip := IndexProduct{ID: p.ID}
+	tools := func(d int) {
+		start := w.buf.Len()
+		w.buf.WriteByte('[')
+		for i := range p.Tools {
+			w.elem(i, d)
+			ip.Tools = append(ip.Tools, len(idx.Tools))
+			idx.Tools = append(idx.Tools, indexTool(&p.Tools[i], len(idx.Products), w.value(p.Tools[i].Summary(), d+1)))
+		}
+		w.close(']', len(p.Tools), d)
+		ip.ToolsSpan = Span{start, w.buf.Len() - start}
+	}
+	ip.Span = w.object(depth, []field{
+		{"agent_metadata_source", h.AgentMetadataSource, nil}, {"agent_source_refs", h.AgentSourceRefs, nil},
+		{"agent_summary", h.AgentSummary, nil}, {"agent_summary_source", h.AgentSummarySource, nil},
+		{"avoid_when", h.AvoidWhen, nil}, {"description", h.Description, nil},
+		{"field_provenance", h.FieldProvenance, nil}, {"id", h.ID, nil}, {"name", h.Name, nil},
+		{"runtime", h.Runtime, nil}, {"tool_count", h.ToolCount, nil}, {"tools", nil, tools},
+		{"use_when", h.UseWhen, nil},
+	})
+	return ip
+}
+
+func indexTool(t *ToolSpec, product int, summary Span) IndexTool {
+	paths := append([]string{t.Identity.PrimaryCLIPath}, t.Identity.Aliases...)
+	return IndexTool{Canonical: t.Identity.CanonicalPath, Product: product, Summary: summary, Paths: paths}
+}
+
+// encodeTools writes the `tools` object at depth 1, keyed by canonical path
+// in order, and records each full leaf span in idx.
+func encodeTools(r *Registry, idx *Index) *jsonWriter {
+	w := &jsonWriter{}
+	byCanonical := map[string]*ToolSpec{}
+	pos := map[string]int{}
+	for i, t := range r.Tools() {
+		byCanonical[t.Identity.CanonicalPath] = t
+		pos[t.Identity.CanonicalPath] = i
+	}
+	fields := make([]field, 0, len(byCanonical))
+	for _, c := range sortedKeys(byCanonical) {
+		c := c
+		fields = append(fields, field{c, nil, func(d int) { idx.Tools[pos[c]].Full = w.value(byCanonical[c], d) }})
+	}
+	w.object(1, fields)
+	return w
+}
+
+// sourceHash is sha256 of the compact JSON of {catalog, surface_hash,
+// tools, version}, as dws computes source_hash.
+func sourceHash(catalog []byte, surfaceHash string, tools []byte) (string, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"catalog":`)
+	if err := json.Compact(&b, catalog); err != nil {
+		return "", err
+	}
+	b.WriteString(`,"surface_hash":` + strconv.Quote(surfaceHash) + `,"tools":`)
+	if err := json.Compact(&b, tools); err != nil {
+		return "", err
+	}
+	b.WriteString(`,"version":` + strconv.Itoa(SnapshotVersion) + `}`)
+	sum := sha256.Sum256(b.Bytes())
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// assemble joins the pieces into the file and shifts the index spans.
+func assemble(cat, tools *jsonWriter, idx *Index, hash, surface string) ([]byte, *Index) {
+	var b bytes.Buffer
+	b.WriteString("{\n  \"catalog\": ")
+	catBase := b.Len()
+	b.Write(cat.buf.Bytes())
+	b.WriteString(",\n  \"source_hash\": ")
+	idx.SourceHashSpan = Span{b.Len(), len(strconv.Quote(hash))}
+	b.WriteString(strconv.Quote(hash) + ",\n  \"surface_hash\": " + strconv.Quote(surface) + ",\n  \"tools\": ")
+	toolsBase := b.Len()
+	b.Write(tools.buf.Bytes())
+	b.WriteString(",\n  \"version\": " + strconv.Itoa(SnapshotVersion) + "\n}\n")
+	idx.SourceHash, idx.SurfaceHash = hash, surface
+	shiftIndex(idx, catBase, toolsBase)
+	return b.Bytes(), idx
+}
+
+func shiftIndex(idx *Index, catBase, toolsBase int) {
+	idx.Catalog = idx.Catalog.shift(catBase)
+	idx.CatalogProducts = idx.CatalogProducts.shift(catBase)
+	for i := range idx.Products {
+		p := &idx.Products[i]
+		p.Span, p.ToolsSpan = p.Span.shift(catBase), p.ToolsSpan.shift(catBase)
+	}
+	for i := range idx.Tools {
+		t := &idx.Tools[i]
+		t.Summary, t.Full = t.Summary.shift(catBase), t.Full.shift(toolsBase)
+	}
+}

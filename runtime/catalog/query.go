@@ -1,0 +1,350 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Query is one `schema` query: a path (canonical, CLI path, alias, product
+// or group), or an exact CLI path, or --all; Compact strips provenance and
+// debug keys.
+type Query struct {
+	Path    string
+	CLIPath string
+	All     bool
+	Compact bool
+}
+
+// QueryError is a structured query failure, printed as
+// {"error":{"category","code","message"}}.
+type QueryError struct {
+	Category string `json:"category"`
+	Code     int    `json:"code"`
+	Message  string `json:"message"`
+}
+
+func (e *QueryError) Error() string { return e.Message }
+
+// MarshalJSON writes the error wrapped in {"error": …}.
+func (e *QueryError) MarshalJSON() ([]byte, error) {
+	type plain QueryError
+	return json.Marshal(struct {
+		Error plain `json:"error"`
+	}{plain(*e)})
+}
+
+// unknownPath is the error of a path that is not in the catalog, whether it
+// is unknown or excluded.
+func unknownPath(p string) *QueryError {
+	return &QueryError{Category: "validation", Code: 3, Message: fmt.Sprintf("unknown runtime schema path %q", p)}
+}
+
+func usageError(msg string) *QueryError {
+	return &QueryError{Category: "validation", Code: 3, Message: msg}
+}
+
+// Payload returns the payload of q, ready to encode. --all is served by
+// WriteAll instead.
+func (c *Catalog) Payload(q Query) (any, error) {
+	p, err := c.payload(q)
+	if err != nil || !q.Compact {
+		return p, err
+	}
+	return compactPayload(p)
+}
+
+func (c *Catalog) payload(q Query) (any, error) {
+	if q.CLIPath != "" {
+		ref, ok := c.look.byPath[NormalizePath(q.CLIPath)]
+		if !ok {
+			return nil, unknownPath(q.CLIPath)
+		}
+		return c.leaf(ref, NormalizePath(q.CLIPath))
+	}
+	path := NormalizePath(q.Path)
+	if path == "" || (path == "list" && c.unknown(path)) {
+		return c.Overview()
+	}
+	return c.resolve(path)
+}
+
+func (c *Catalog) unknown(path string) bool {
+	_, tool := c.look.byPath[path]
+	_, prod := c.look.byProduct[path]
+	return !tool && !prod
+}
+
+// resolve routes a path: canonical, CLI path or alias, product, group.
+func (c *Catalog) resolve(path string) (any, error) {
+	if i, ok := c.look.byCanonical[path]; ok {
+		return c.leaf(pathRef{tool: i}, c.idx.Tools[i].Paths[0])
+	}
+	if ref, ok := c.look.byPath[path]; ok {
+		return c.leaf(ref, path)
+	}
+	if i, ok := c.look.byProduct[path]; ok && !strings.Contains(path, " ") {
+		return c.Product(i)
+	}
+	if strings.Contains(path, " ") {
+		if g, err := c.Group(path); g != nil || err != nil {
+			return g, err
+		}
+	}
+	return nil, unknownPath(path)
+}
+
+// leaf decodes one tool and views it through path.
+func (c *Catalog) leaf(ref pathRef, path string) (any, error) {
+	t, err := c.tool(ref.tool)
+	if err != nil {
+		return nil, err
+	}
+	if ref.alias {
+		v := t.AliasView(path)
+		return &v, nil
+	}
+	return t, nil
+}
+
+// overviewPayload is the root overview (`schema`, `schema list`).
+type overviewPayload struct {
+	AgentMetadata     AgentMetadata     `json:"agent_metadata"`
+	CatalogHash       string            `json:"catalog_hash"`
+	Count             int               `json:"count"`
+	InterfaceMetadata InterfaceMetadata `json:"interface_metadata"`
+	Kind              string            `json:"kind"`
+	Level             string            `json:"level"`
+	Products          []overviewEntry   `json:"products"`
+	Source            string            `json:"source"`
+	SurfaceHash       string            `json:"surface_hash"`
+	ToolCount         int               `json:"tool_count"`
+}
+
+// Overview returns the compact product overview.
+func (c *Catalog) Overview() (any, error) {
+	h, err := c.header()
+	if err != nil {
+		return nil, err
+	}
+	o := &overviewPayload{AgentMetadata: h.AgentMetadata, CatalogHash: c.idx.SourceHash, Count: h.Count,
+		InterfaceMetadata: h.InterfaceMetadata, Kind: Kind, Level: "products", Products: []overviewEntry{},
+		Source: h.Source, SurfaceHash: c.idx.SurfaceHash, ToolCount: h.ToolCount}
+	for i := range c.idx.Products {
+		p, err := c.productHead(i)
+		if err != nil {
+			return nil, err
+		}
+		o.Products = append(o.Products, p.overview())
+	}
+	return o, nil
+}
+
+// productPayload is a product query.
+type productPayload struct {
+	Count   int          `json:"count"`
+	Kind    string       `json:"kind"`
+	Level   string       `json:"level"`
+	Product *productWire `json:"product"`
+	Source  string       `json:"source"`
+}
+
+// Product returns the summary of product i with its tool summaries.
+func (c *Catalog) Product(i int) (any, error) {
+	p, err := c.productHead(i)
+	if err != nil {
+		return nil, err
+	}
+	for _, ti := range c.idx.Products[i].Tools {
+		s, err := c.summary(ti)
+		if err != nil {
+			return nil, err
+		}
+		b, _ := json.Marshal(s)
+		p.Tools = append(p.Tools, b)
+	}
+	return &productPayload{Count: len(p.Tools), Kind: Kind, Level: "product", Product: p, Source: CatalogSource}, nil
+}
+
+// groupPayload is a group query.
+type groupPayload struct {
+	Count  int            `json:"count"`
+	Kind   string         `json:"kind"`
+	Level  string         `json:"level"`
+	Path   string         `json:"path"`
+	Source string         `json:"source"`
+	Tools  []*summaryWire `json:"tools"`
+}
+
+// Group returns the summaries of every tool one of whose paths starts with
+// path and a space, or nil if there is none.
+func (c *Catalog) Group(path string) (any, error) {
+	g := &groupPayload{Kind: Kind, Level: "group", Path: path, Source: CatalogSource}
+	for i, t := range c.idx.Tools {
+		if !hasPrefixPath(t.Paths, path+" ") {
+			continue
+		}
+		s, err := c.summary(i)
+		if err != nil {
+			return nil, err
+		}
+		g.Tools = append(g.Tools, s)
+	}
+	if len(g.Tools) == 0 {
+		return nil, nil
+	}
+	g.Count = len(g.Tools)
+	return g, nil
+}
+
+func hasPrefixPath(paths []string, prefix string) bool {
+	for _, p := range paths {
+		if strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// compactPayload strips a payload for --compact.
+func compactPayload(p any) (any, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, err
+	}
+	return compactValue(v), nil
+}
+
+// Write writes the payload of q to w as indented JSON with a final newline.
+func (c *Catalog) Write(w io.Writer, q Query) error {
+	if q.All {
+		if q.Path != "" || q.CLIPath != "" {
+			return usageError("--all cannot be combined with a schema path")
+		}
+		return c.WriteAll(w, q.Compact)
+	}
+	if q.Path != "" && q.CLIPath != "" {
+		return usageError("--cli-path cannot be combined with a schema path")
+	}
+	p, err := c.Payload(q)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, p)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// allHead is the envelope of --all before its product list.
+type allHead struct {
+	AgentMetadata     AgentMetadata     `json:"agent_metadata"`
+	CatalogHash       string            `json:"catalog_hash"`
+	Count             int               `json:"count"`
+	InterfaceMetadata InterfaceMetadata `json:"interface_metadata"`
+	Kind              string            `json:"kind"`
+	Level             string            `json:"level"`
+}
+
+// WriteAll writes --all: every product with its full tools. Without
+// compact, the stored leaf bytes are copied and re-indented, not decoded.
+func (c *Catalog) WriteAll(w io.Writer, compact bool) error {
+	if compact {
+		return c.writeAllCompact(w)
+	}
+	h, err := c.header()
+	if err != nil {
+		return err
+	}
+	jw := &jsonWriter{}
+	jw.object(0, []field{
+		{"agent_metadata", h.AgentMetadata, nil}, {"catalog_hash", c.idx.SourceHash, nil},
+		{"count", h.Count, nil}, {"interface_metadata", h.InterfaceMetadata, nil},
+		{"kind", Kind, nil}, {"level", "catalog", nil},
+		{"products", nil, func(d int) { c.writeAllProducts(jw, d) }},
+		{"source", h.Source, nil}, {"surface_hash", c.idx.SurfaceHash, nil}, {"tool_count", h.ToolCount, nil},
+	})
+	if jw.err != nil {
+		return jw.err
+	}
+	jw.buf.WriteByte('\n')
+	_, err = w.Write(jw.buf.Bytes())
+	return err
+}
+
+func (c *Catalog) writeAllProducts(jw *jsonWriter, depth int) {
+	jw.buf.WriteByte('[')
+	for i := range c.idx.Products {
+		jw.elem(i, depth)
+		p, err := c.productHead(i)
+		if err != nil && jw.err == nil {
+			jw.err = err
+			return
+		}
+		c.writeAllProduct(jw, p, i, depth+1)
+	}
+	jw.close(']', len(c.idx.Products), depth)
+}
+
+func (c *Catalog) writeAllProduct(jw *jsonWriter, p *productWire, i, depth int) {
+	tools := func(d int) {
+		jw.buf.WriteByte('[')
+		for j, ti := range c.idx.Products[i].Tools {
+			jw.elem(j, d)
+			jw.buf.Write(reindent(c.idx.Tools[ti].Full.of(c.data), 2, d+1))
+		}
+		jw.close(']', len(c.idx.Products[i].Tools), d)
+	}
+	jw.object(depth, []field{
+		{"agent_metadata_source", p.AgentMetadataSource, nil}, {"agent_source_refs", p.AgentSourceRefs, nil},
+		{"agent_summary", p.AgentSummary, nil}, {"agent_summary_source", p.AgentSummarySource, nil},
+		{"avoid_when", p.AvoidWhen, nil}, {"description", p.Description, nil},
+		{"field_provenance", p.FieldProvenance, nil}, {"id", p.ID, nil}, {"name", p.Name, nil},
+		{"runtime", p.Runtime, nil}, {"tool_count", p.ToolCount, nil}, {"tools", nil, tools},
+		{"use_when", p.UseWhen, nil},
+	})
+}
+
+// reindent moves a value written at depth from to depth to: every line
+// after the first gains or loses the difference in indentation.
+func reindent(b []byte, from, to int) []byte {
+	if from == to {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte("\n"+indent(from)), []byte("\n"+indent(to)))
+}
+
+// writeAllCompact decodes every tool and writes the compact export.
+func (c *Catalog) writeAllCompact(w io.Writer) error {
+	out := map[string]any{"count": len(c.idx.Products), "kind": Kind, "level": "catalog",
+		"tool_count": len(c.idx.Tools)}
+	var products []any
+	for i := range c.idx.Products {
+		p, err := c.productHead(i)
+		if err != nil {
+			return err
+		}
+		for _, ti := range c.idx.Products[i].Tools {
+			p.Tools = append(p.Tools, c.idx.Tools[ti].Full.of(c.data))
+		}
+		products = append(products, p)
+	}
+	out["products"] = products
+	v, err := compactPayload(out)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, v)
+}
