@@ -95,7 +95,7 @@ func fixtureInput() *Input {
 		Metadata:    []MetadataSource{fixtureMetadata()},
 		Selection:   []SelectionSource{fixtureSelection()},
 		Bindings: &Bindings{Version: 1, Ref: BindingsFile, Tools: map[string]map[string]string{
-			"calendar.create_calendar_event": {"title": "summary", "start": "startDateTime", "end": "endDateTime"},
+			"calendar.create_calendar_event":  {"title": "summary", "start": "startDateTime", "end": "endDateTime"},
 			"report.get_received_report_list": {"start": "startTime"}},
 			MappingExclusions: map[string]string{"aitable.base_delete --reason": "audit-only local note"}},
 		Typed: &TypedSource{Ref: "typed", Tools: map[string]TypedTool{"calendar.create_calendar_event": {

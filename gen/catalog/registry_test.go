@@ -43,7 +43,7 @@ func TestDecodeRegistryRejects(t *testing.T) {
 		"alias is primary":      strings.Replace(goodRegistry, `["report list"]`, `["report inbox list"]`, 1),
 		"canonical prefix":      strings.Replace(goodRegistry, `"report.get`, `"calendar.get`, 1),
 		"bad visibility":        strings.Replace(goodRegistry, `"cli_path"`, `"visibility": "secret", "cli_path"`, 1),
-		"duplicate product":     strings.Replace(goodRegistry, `]}
+		"duplicate product": strings.Replace(goodRegistry, `]}
   ]`, `]}, {"id": "report", "tools": [{"canonical_path": "report.x", "cli_path": "report x"}]}
   ]`, 1),
 	}
