@@ -1,0 +1,42 @@
+package cli
+
+import (
+	_ "embed"
+	"errors"
+
+	rtcatalog "github.com/cetpgen/cetpgen/runtime/catalog"
+	"github.com/spf13/cobra"
+)
+
+// The catalog of cetpgen's own commands, generated from the reviewed
+// sources in catalog/ by `go test ./gen/cli -run TestSchemaCatalog -update`.
+var (
+	//go:embed catalog/schema_catalog.json
+	schemaCatalog []byte
+	//go:embed catalog/schema_catalog.index.json
+	schemaCatalogIndex []byte
+
+	openSchemaCatalog = rtcatalog.Lazy(schemaCatalog, schemaCatalogIndex)
+)
+
+func init() { extraCommands = append(extraCommands, newSchema) }
+
+// newSchema is `cetpgen schema`: the Agent schema of cetpgen's commands. A
+// failed query prints its JSON error on stdout and exits 2.
+func newSchema() *cobra.Command {
+	cmd := rtcatalog.NewCommand(openSchemaCatalog)
+	cmd.Short = "Print the Agent schema of cetpgen's own commands"
+	run := cmd.RunE
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		err := run(c, args)
+		var qe *rtcatalog.QueryError
+		if errors.As(err, &qe) {
+			return &exitError{code: ExitUsage}
+		}
+		if err != nil {
+			return failure(err)
+		}
+		return nil
+	}
+	return cmd
+}
