@@ -38,6 +38,8 @@ func (c codec) baseName(t *ktype) string {
 		return c.qual + t.class.Name
 	case kEnum:
 		return c.qual + t.enum.Name
+	case kUnion:
+		return c.qual + t.union.Name
 	case kList:
 		return "List<" + c.typeName(t.elem) + ">"
 	case kMap:
@@ -73,7 +75,7 @@ func (c codec) decodeBase(t *ktype, e, p string, d int) string {
 		return fmt.Sprintf("%s.decimal(%s, %s)", c.J, e, p)
 	case kBool:
 		return fmt.Sprintf("%s.bool(%s, %s)", c.J, e, p)
-	case kClass, kEnum:
+	case kClass, kEnum, kUnion:
 		return fmt.Sprintf("%s.fromJson(%s, %s)", c.baseName(t), e, p)
 	case kList:
 		i, v := fmt.Sprintf("i%d", d), fmt.Sprintf("e%d", d)
@@ -102,7 +104,7 @@ func (c codec) encodeBase(t *ktype, v string, d int) string {
 	switch t.kind {
 	case kString, kLong, kDecimal, kBool:
 		return fmt.Sprintf("JsonPrimitive(%s)", v)
-	case kClass, kEnum:
+	case kClass, kEnum, kUnion:
 		return v + ".toJson()"
 	case kList:
 		x := fmt.Sprintf("x%d", d)

@@ -22,6 +22,7 @@ const (
 	kEnum                // a generated enum class of string wire values
 	kList                // List<elem>
 	kMap                 // Map<String, elem> from additionalProperties
+	kUnion               // a generated sealed interface of classes
 )
 
 // ktype is one Kotlin type with what its conversion needs.
@@ -30,6 +31,7 @@ type ktype struct {
 	nullable bool
 	class    *class
 	enum     *enum
+	union    *union
 	elem     *ktype
 	// constant is the only accepted string of a const string.
 	constant *string
@@ -43,6 +45,23 @@ type class struct {
 	Doc    string
 	Props  []*prop
 	Closed bool
+	// Implements are the unions the class is a variant of.
+	Implements []string
+}
+
+// union is a oneOf or anyOf whose branches are object classes told apart
+// by a required string constant (the discriminator).
+type union struct {
+	Name          string
+	Doc           string
+	Discriminator string
+	Variants      []variant
+}
+
+// variant is one branch of a union and its discriminator value.
+type variant struct {
+	Value string
+	Type  *ktype
 }
 
 // prop is one property of a data class.
@@ -72,6 +91,7 @@ type toolTypes struct {
 	Input, Output *ktype
 	Classes       []*class
 	Enums         []*enum
+	Unions        []*union
 }
 
 // builder maps one schema document to types, sharing the tool's names.
@@ -105,6 +125,11 @@ func buildToolTypes(input, output any, reserved []string) *toolTypes {
 	out.Output = outB.root0("Output")
 	in.allDefs()
 	outB.allDefs()
+	for _, u := range out.Unions {
+		for _, v := range u.Variants {
+			v.Type.class.Implements = append(v.Type.class.Implements, u.Name)
+		}
+	}
 	return out
 }
 
@@ -232,6 +257,9 @@ func (b *builder) typeOf(s any, hint string, fixed bool) *ktype {
 	}
 	if ref, ok := m["$ref"].(string); ok {
 		return b.refType(ref)
+	}
+	if u := b.unionType(m, hint, fixed); u != nil {
+		return u
 	}
 	for _, k := range []string{"oneOf", "anyOf", "allOf", "not", "if"} {
 		if _, ok := m[k]; ok {
@@ -448,4 +476,104 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// unionType maps a oneOf or anyOf (alone in its schema but for docs) whose
+// branches are all object classes with one required string constant
+// property in common, with distinct values, to a sealed interface. It
+// returns nil for anything else.
+func (b *builder) unionType(m map[string]any, hint string, fixed bool) *ktype {
+	branches := unionBranches(m)
+	if branches == nil || hasAny(m, "type", "properties", "allOf", "not", "if", "enum", "const") {
+		return nil
+	}
+	resolved := make([]map[string]any, len(branches))
+	for i, br := range branches {
+		if resolved[i] = b.resolve(br); !isClassSchema(resolved[i]) {
+			return nil
+		}
+	}
+	disc, values := discriminator(resolved)
+	if disc == "" {
+		return nil
+	}
+	name := hint
+	if !fixed {
+		name = b.names.name(hint)
+	}
+	u := &union{Name: name, Doc: docOf(m), Discriminator: disc}
+	for i, br := range branches {
+		u.Variants = append(u.Variants, variant{Value: values[i], Type: b.typeOf(br, name+pascal(values[i], "Variant"), false)})
+	}
+	b.out.Unions = append(b.out.Unions, u)
+	return &ktype{kind: kUnion, union: u}
+}
+
+// unionBranches returns the branches of the schema's oneOf or anyOf.
+func unionBranches(m map[string]any) []any {
+	one, hasOne := m["oneOf"].([]any)
+	anyOf, hasAnyOf := m["anyOf"].([]any)
+	switch {
+	case hasOne && !hasAnyOf && len(one) > 0:
+		return one
+	case hasAnyOf && !hasOne && len(anyOf) > 0:
+		return anyOf
+	}
+	return nil
+}
+
+// resolve follows a #/$defs reference to its schema.
+func (b *builder) resolve(s any) map[string]any {
+	m, _ := s.(map[string]any)
+	if ref, ok := m["$ref"].(string); ok {
+		for _, prefix := range []string{"#/$defs/", "#/definitions/"} {
+			if name, ok := strings.CutPrefix(ref, prefix); ok {
+				d, _ := b.defsMap()[name].(map[string]any)
+				return d
+			}
+		}
+		return nil
+	}
+	return m
+}
+
+// discriminator finds the first property name (sorted) that every branch
+// requires as a distinct string constant, and the branches' values.
+func discriminator(branches []map[string]any) (string, []string) {
+	props, _ := branches[0]["properties"].(map[string]any)
+	for _, key := range sortedKeys(props) {
+		if values := constValues(branches, key); values != nil {
+			return key, values
+		}
+	}
+	return "", nil
+}
+
+// constValues returns each branch's required string const of key, or nil
+// when a branch lacks one or two branches share a value.
+func constValues(branches []map[string]any, key string) []string {
+	seen := map[string]bool{}
+	var values []string
+	for _, br := range branches {
+		props, _ := br["properties"].(map[string]any)
+		p, _ := props[key].(map[string]any)
+		c, ok := p["const"].(string)
+		if !ok || seen[c] || !requires(br, key) {
+			return nil
+		}
+		seen[c] = true
+		values = append(values, c)
+	}
+	return values
+}
+
+// requires reports whether the schema lists key as required.
+func requires(m map[string]any, key string) bool {
+	r, _ := m["required"].([]any)
+	for _, v := range r {
+		if v == key {
+			return true
+		}
+	}
+	return false
 }

@@ -34,6 +34,22 @@ type toolTypesView struct {
 	Roots   []rootView
 	Classes []classView
 	Enums   []enumView
+	Unions  []unionView
+}
+
+// unionView is one sealed interface and its variants.
+type unionView struct {
+	J             string
+	Name          string
+	Doc           string
+	Discriminator string
+	Variants      []variantView
+}
+
+// variantView is one variant's discriminator literal and class.
+type variantView struct {
+	Value string
+	Class string
 }
 
 // classView is one data class.
@@ -44,6 +60,8 @@ type classView struct {
 	Props  []propView
 	Closed bool
 	Known  string
+	// Implements is the supertype clause (" : A, B"), empty for none.
+	Implements string
 }
 
 // propView is one property: declaration, conversion from and to JSON.
@@ -91,6 +109,9 @@ func (m *model) toolTypesView(t *toolModel) toolTypesView {
 	for _, e := range t.types.Enums {
 		v.Enums = append(v.Enums, enumViewOf(m.names.J, e))
 	}
+	for _, u := range t.types.Unions {
+		v.Unions = append(v.Unions, unionViewOf(c, u))
+	}
 	return v
 }
 
@@ -117,6 +138,9 @@ func (m *model) classView(c codec, cl *class) classView {
 		doc = cl.Name + " is a generated JSON object type."
 	}
 	v := classView{J: c.J, Name: cl.Name, Doc: kdoc("    ", doc), Closed: cl.Closed}
+	if len(cl.Implements) > 0 {
+		v.Implements = " : " + strings.Join(cl.Implements, ", ")
+	}
 	var known []string
 	for _, p := range cl.Props {
 		v.Props = append(v.Props, m.propView(c, p))
@@ -150,6 +174,20 @@ func (m *model) propView(c codec, p *prop) propView {
 		v.Decl = strings.TrimSuffix(typ, "?") + "? = null"
 		v.Decode = fmt.Sprintf("obj[%s]?.let { m -> %s }", w, c.decode(p.Type, "m", at, 0))
 		v.Encode = fmt.Sprintf("%s?.let { m -> json[%s] = %s }", self, w, c.encode(p.Type, "m", 0))
+	}
+	return v
+}
+
+// unionViewOf builds one sealed interface's view.
+func unionViewOf(c codec, u *union) unionView {
+	doc := u.Doc
+	if doc != "" {
+		doc += "\n\n"
+	}
+	doc += fmt.Sprintf("%s is one of its variants, told apart by the property %q.", u.Name, u.Discriminator)
+	v := unionView{J: c.J, Name: u.Name, Doc: kdoc("    ", doc), Discriminator: kotlinString(u.Discriminator)}
+	for _, va := range u.Variants {
+		v.Variants = append(v.Variants, variantView{Value: kotlinString(va.Value), Class: va.Type.class.Name})
 	}
 	return v
 }

@@ -483,3 +483,4 @@ object UpdateAlert {
 
 
 
+

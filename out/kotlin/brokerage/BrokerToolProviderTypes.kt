@@ -654,10 +654,7 @@ object PlaceOrder {
      */
     data class Input(
         val clientNote: BrokerToolProviderOptional<String?> = BrokerToolProviderOptional.Absent,
-        /**
-         * Kept as JsonElement: oneOf is not mapped to a Kotlin type.
-         */
-        val pricing: JsonElement,
+        val pricing: Pricing,
         val quantity: Long,
         val side: Side,
         val symbol: String,
@@ -670,7 +667,7 @@ object PlaceOrder {
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
             (this.clientNote as? BrokerToolProviderOptional.Present)?.let { m -> json["client_note"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["pricing"] = this.pricing
+            json["pricing"] = this.pricing.toJson()
             json["quantity"] = JsonPrimitive(this.quantity)
             json["side"] = this.side.toJson()
             json["symbol"] = JsonPrimitive(this.symbol)
@@ -685,11 +682,95 @@ object PlaceOrder {
                 BrokerToolProviderJson.closed(obj, setOf("client_note", "pricing", "quantity", "side", "symbol", "time_in_force"), path)
                 return Input(
                     clientNote = if (obj.containsKey("client_note")) BrokerToolProviderOptional.Present(BrokerToolProviderJson.orNull(obj.getValue("client_note")) { n0 -> BrokerToolProviderJson.string(n0, BrokerToolProviderJson.at(path, "client_note")) }) else BrokerToolProviderOptional.Absent,
-                    pricing = BrokerToolProviderJson.required(obj, "pricing", path),
+                    pricing = Pricing.fromJson(BrokerToolProviderJson.required(obj, "pricing", path), BrokerToolProviderJson.at(path, "pricing")),
                     quantity = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "quantity", path), BrokerToolProviderJson.at(path, "quantity")),
                     side = Side.fromJson(BrokerToolProviderJson.required(obj, "side", path), BrokerToolProviderJson.at(path, "side")),
                     symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
                     timeInForce = obj["time_in_force"]?.let { m -> TimeInForce.fromJson(m, BrokerToolProviderJson.at(path, "time_in_force")) },
+                )
+            }
+        }
+    }
+
+    /**
+     * MarketPricing is a generated JSON object type.
+     */
+    data class MarketPricing(
+        val kind: String,
+    ) : Pricing {
+        /** toJson converts this value to its JSON form. */
+        override fun toJson(): JsonObject {
+            val json = LinkedHashMap<String, JsonElement>()
+            json["kind"] = JsonPrimitive(this.kind)
+            return JsonObject(json)
+        }
+
+        companion object {
+            /** fromJson converts a JSON value to [MarketPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+            fun fromJson(element: JsonElement, path: String = ""): MarketPricing {
+                val obj = BrokerToolProviderJson.obj(element, path)
+                BrokerToolProviderJson.closed(obj, setOf("kind"), path)
+                return MarketPricing(
+                    kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "market"),
+                )
+            }
+        }
+    }
+
+    /**
+     * LimitPricing is a generated JSON object type.
+     */
+    data class LimitPricing(
+        val kind: String,
+        val limitPrice: BigDecimal,
+    ) : Pricing {
+        /** toJson converts this value to its JSON form. */
+        override fun toJson(): JsonObject {
+            val json = LinkedHashMap<String, JsonElement>()
+            json["kind"] = JsonPrimitive(this.kind)
+            json["limit_price"] = JsonPrimitive(this.limitPrice)
+            return JsonObject(json)
+        }
+
+        companion object {
+            /** fromJson converts a JSON value to [LimitPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+            fun fromJson(element: JsonElement, path: String = ""): LimitPricing {
+                val obj = BrokerToolProviderJson.obj(element, path)
+                BrokerToolProviderJson.closed(obj, setOf("kind", "limit_price"), path)
+                return LimitPricing(
+                    kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "limit"),
+                    limitPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "limit_price", path), BrokerToolProviderJson.at(path, "limit_price")),
+                )
+            }
+        }
+    }
+
+    /**
+     * StopLimitPricing is a generated JSON object type.
+     */
+    data class StopLimitPricing(
+        val kind: String,
+        val limitPrice: BigDecimal,
+        val stopPrice: BigDecimal,
+    ) : Pricing {
+        /** toJson converts this value to its JSON form. */
+        override fun toJson(): JsonObject {
+            val json = LinkedHashMap<String, JsonElement>()
+            json["kind"] = JsonPrimitive(this.kind)
+            json["limit_price"] = JsonPrimitive(this.limitPrice)
+            json["stop_price"] = JsonPrimitive(this.stopPrice)
+            return JsonObject(json)
+        }
+
+        companion object {
+            /** fromJson converts a JSON value to [StopLimitPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+            fun fromJson(element: JsonElement, path: String = ""): StopLimitPricing {
+                val obj = BrokerToolProviderJson.obj(element, path)
+                BrokerToolProviderJson.closed(obj, setOf("kind", "limit_price", "stop_price"), path)
+                return StopLimitPricing(
+                    kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "stop_limit"),
+                    limitPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "limit_price", path), BrokerToolProviderJson.at(path, "limit_price")),
+                    stopPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "stop_price", path), BrokerToolProviderJson.at(path, "stop_price")),
                 )
             }
         }
@@ -771,90 +852,6 @@ object PlaceOrder {
     }
 
     /**
-     * LimitPricing is a generated JSON object type.
-     */
-    data class LimitPricing(
-        val kind: String,
-        val limitPrice: BigDecimal,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["kind"] = JsonPrimitive(this.kind)
-            json["limit_price"] = JsonPrimitive(this.limitPrice)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [LimitPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): LimitPricing {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("kind", "limit_price"), path)
-                return LimitPricing(
-                    kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "limit"),
-                    limitPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "limit_price", path), BrokerToolProviderJson.at(path, "limit_price")),
-                )
-            }
-        }
-    }
-
-    /**
-     * MarketPricing is a generated JSON object type.
-     */
-    data class MarketPricing(
-        val kind: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["kind"] = JsonPrimitive(this.kind)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [MarketPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): MarketPricing {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("kind"), path)
-                return MarketPricing(
-                    kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "market"),
-                )
-            }
-        }
-    }
-
-    /**
-     * StopLimitPricing is a generated JSON object type.
-     */
-    data class StopLimitPricing(
-        val kind: String,
-        val limitPrice: BigDecimal,
-        val stopPrice: BigDecimal,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["kind"] = JsonPrimitive(this.kind)
-            json["limit_price"] = JsonPrimitive(this.limitPrice)
-            json["stop_price"] = JsonPrimitive(this.stopPrice)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [StopLimitPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): StopLimitPricing {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("kind", "limit_price", "stop_price"), path)
-                return StopLimitPricing(
-                    kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "stop_limit"),
-                    limitPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "limit_price", path), BrokerToolProviderJson.at(path, "limit_price")),
-                    stopPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "stop_price", path), BrokerToolProviderJson.at(path, "stop_price")),
-                )
-            }
-        }
-    }
-
-    /**
      * Side is a generated enum of JSON string values.
      */
     enum class Side(val wire: String) {
@@ -913,7 +910,30 @@ object PlaceOrder {
             }
         }
     }
+
+    /**
+     * Pricing is one of its variants, told apart by the property "kind".
+     */
+    sealed interface Pricing {
+        /** toJson converts this value to its JSON form. */
+        fun toJson(): JsonObject
+
+        companion object {
+            /** fromJson converts a JSON object to the variant its discriminator names, or throws InvalidArgs. */
+            fun fromJson(element: JsonElement, path: String = ""): Pricing {
+                val obj = BrokerToolProviderJson.obj(element, path)
+                val at = BrokerToolProviderJson.at(path, "kind")
+                return when (BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "kind", path), at)) {
+                    "market" -> MarketPricing.fromJson(element, path)
+                    "limit" -> LimitPricing.fromJson(element, path)
+                    "stop_limit" -> StopLimitPricing.fromJson(element, path)
+                    else -> BrokerToolProviderJson.fail(at, "unknown variant")
+                }
+            }
+        }
+    }
 }
+
 
 
 

@@ -392,10 +392,7 @@ object ListWorkouts {
     data class Workout(
         val averageHeartRate: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
         val caloriesKcal: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
-        /**
-         * Kept as JsonElement: oneOf is not mapped to a Kotlin type.
-         */
-        val detail: JsonElement,
+        val detail: Detail,
         val durationSeconds: Long,
         /**
          * 各心率区间（z1–z5）内的秒数
@@ -413,7 +410,7 @@ object ListWorkouts {
             val json = LinkedHashMap<String, JsonElement>()
             (this.averageHeartRate as? FitnessToolProviderOptional.Present)?.let { m -> json["average_heart_rate"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             (this.caloriesKcal as? FitnessToolProviderOptional.Present)?.let { m -> json["calories_kcal"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["detail"] = this.detail
+            json["detail"] = this.detail.toJson()
             json["duration_seconds"] = JsonPrimitive(this.durationSeconds)
             this.heartRateZonesSeconds?.let { m -> json["heart_rate_zones_seconds"] = JsonObject(m.mapValues { (_, x0) -> JsonPrimitive(x0) }) }
             json["source"] = this.source.toJson()
@@ -429,12 +426,111 @@ object ListWorkouts {
                 return Workout(
                     averageHeartRate = if (obj.containsKey("average_heart_rate")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("average_heart_rate")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "average_heart_rate")) }) else FitnessToolProviderOptional.Absent,
                     caloriesKcal = if (obj.containsKey("calories_kcal")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("calories_kcal")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "calories_kcal")) }) else FitnessToolProviderOptional.Absent,
-                    detail = FitnessToolProviderJson.required(obj, "detail", path),
+                    detail = Detail.fromJson(FitnessToolProviderJson.required(obj, "detail", path), FitnessToolProviderJson.at(path, "detail")),
                     durationSeconds = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "duration_seconds", path), FitnessToolProviderJson.at(path, "duration_seconds")),
                     heartRateZonesSeconds = obj["heart_rate_zones_seconds"]?.let { m -> FitnessToolProviderJson.obj(m, FitnessToolProviderJson.at(path, "heart_rate_zones_seconds")).mapValues { (k0, v0) -> FitnessToolProviderJson.long(v0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "heart_rate_zones_seconds"), k0)) } },
                     source = Source.fromJson(FitnessToolProviderJson.required(obj, "source", path), FitnessToolProviderJson.at(path, "source")),
                     startedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "started_at", path), FitnessToolProviderJson.at(path, "started_at")),
                     workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+                )
+            }
+        }
+    }
+
+    /**
+     * RunDetail is a generated JSON object type.
+     */
+    data class RunDetail(
+        val averagePaceSPerKm: BigDecimal? = null,
+        val distanceM: BigDecimal,
+        val elevationGainM: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
+        val sport: String,
+    ) : Detail {
+        /** toJson converts this value to its JSON form. */
+        override fun toJson(): JsonObject {
+            val json = LinkedHashMap<String, JsonElement>()
+            this.averagePaceSPerKm?.let { m -> json["average_pace_s_per_km"] = JsonPrimitive(m) }
+            json["distance_m"] = JsonPrimitive(this.distanceM)
+            (this.elevationGainM as? FitnessToolProviderOptional.Present)?.let { m -> json["elevation_gain_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+            json["sport"] = JsonPrimitive(this.sport)
+            return JsonObject(json)
+        }
+
+        companion object {
+            /** fromJson converts a JSON value to [RunDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+            fun fromJson(element: JsonElement, path: String = ""): RunDetail {
+                val obj = FitnessToolProviderJson.obj(element, path)
+                return RunDetail(
+                    averagePaceSPerKm = obj["average_pace_s_per_km"]?.let { m -> FitnessToolProviderJson.decimal(m, FitnessToolProviderJson.at(path, "average_pace_s_per_km")) },
+                    distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
+                    elevationGainM = if (obj.containsKey("elevation_gain_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("elevation_gain_m")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "elevation_gain_m")) }) else FitnessToolProviderOptional.Absent,
+                    sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "run"),
+                )
+            }
+        }
+    }
+
+    /**
+     * RideDetail is a generated JSON object type.
+     */
+    data class RideDetail(
+        val averagePowerW: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
+        val distanceM: BigDecimal,
+        val sport: String,
+    ) : Detail {
+        /** toJson converts this value to its JSON form. */
+        override fun toJson(): JsonObject {
+            val json = LinkedHashMap<String, JsonElement>()
+            (this.averagePowerW as? FitnessToolProviderOptional.Present)?.let { m -> json["average_power_w"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+            json["distance_m"] = JsonPrimitive(this.distanceM)
+            json["sport"] = JsonPrimitive(this.sport)
+            return JsonObject(json)
+        }
+
+        companion object {
+            /** fromJson converts a JSON value to [RideDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+            fun fromJson(element: JsonElement, path: String = ""): RideDetail {
+                val obj = FitnessToolProviderJson.obj(element, path)
+                return RideDetail(
+                    averagePowerW = if (obj.containsKey("average_power_w")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("average_power_w")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "average_power_w")) }) else FitnessToolProviderOptional.Absent,
+                    distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
+                    sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "ride"),
+                )
+            }
+        }
+    }
+
+    /**
+     * SwimDetail is a generated JSON object type.
+     */
+    data class SwimDetail(
+        val laps: Long,
+        /**
+         * One of [25,50,null] (not checked by decoding).
+         */
+        val poolLengthM: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
+        val sport: String,
+        val strokes: List<StrokesItem>? = null,
+    ) : Detail {
+        /** toJson converts this value to its JSON form. */
+        override fun toJson(): JsonObject {
+            val json = LinkedHashMap<String, JsonElement>()
+            json["laps"] = JsonPrimitive(this.laps)
+            (this.poolLengthM as? FitnessToolProviderOptional.Present)?.let { m -> json["pool_length_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+            json["sport"] = JsonPrimitive(this.sport)
+            this.strokes?.let { m -> json["strokes"] = JsonArray(m.map { x0 -> x0.toJson() }) }
+            return JsonObject(json)
+        }
+
+        companion object {
+            /** fromJson converts a JSON value to [SwimDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+            fun fromJson(element: JsonElement, path: String = ""): SwimDetail {
+                val obj = FitnessToolProviderJson.obj(element, path)
+                return SwimDetail(
+                    laps = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "laps", path), FitnessToolProviderJson.at(path, "laps")),
+                    poolLengthM = if (obj.containsKey("pool_length_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("pool_length_m")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "pool_length_m")) }) else FitnessToolProviderOptional.Absent,
+                    sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "swim"),
+                    strokes = obj["strokes"]?.let { m -> FitnessToolProviderJson.arr(m, FitnessToolProviderJson.at(path, "strokes")).mapIndexed { i0, e0 -> StrokesItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "strokes"), i0)) } },
                 )
             }
         }
@@ -468,105 +564,6 @@ object ListWorkouts {
     }
 
     /**
-     * RideDetail is a generated JSON object type.
-     */
-    data class RideDetail(
-        val averagePowerW: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
-        val distanceM: BigDecimal,
-        val sport: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            (this.averagePowerW as? FitnessToolProviderOptional.Present)?.let { m -> json["average_power_w"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["distance_m"] = JsonPrimitive(this.distanceM)
-            json["sport"] = JsonPrimitive(this.sport)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [RideDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): RideDetail {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return RideDetail(
-                    averagePowerW = if (obj.containsKey("average_power_w")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("average_power_w")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "average_power_w")) }) else FitnessToolProviderOptional.Absent,
-                    distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
-                    sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "ride"),
-                )
-            }
-        }
-    }
-
-    /**
-     * RunDetail is a generated JSON object type.
-     */
-    data class RunDetail(
-        val averagePaceSPerKm: BigDecimal? = null,
-        val distanceM: BigDecimal,
-        val elevationGainM: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
-        val sport: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            this.averagePaceSPerKm?.let { m -> json["average_pace_s_per_km"] = JsonPrimitive(m) }
-            json["distance_m"] = JsonPrimitive(this.distanceM)
-            (this.elevationGainM as? FitnessToolProviderOptional.Present)?.let { m -> json["elevation_gain_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["sport"] = JsonPrimitive(this.sport)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [RunDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): RunDetail {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return RunDetail(
-                    averagePaceSPerKm = obj["average_pace_s_per_km"]?.let { m -> FitnessToolProviderJson.decimal(m, FitnessToolProviderJson.at(path, "average_pace_s_per_km")) },
-                    distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
-                    elevationGainM = if (obj.containsKey("elevation_gain_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("elevation_gain_m")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "elevation_gain_m")) }) else FitnessToolProviderOptional.Absent,
-                    sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "run"),
-                )
-            }
-        }
-    }
-
-    /**
-     * SwimDetail is a generated JSON object type.
-     */
-    data class SwimDetail(
-        val laps: Long,
-        /**
-         * One of [25,50,null] (not checked by decoding).
-         */
-        val poolLengthM: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
-        val sport: String,
-        val strokes: List<StrokesItem>? = null,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["laps"] = JsonPrimitive(this.laps)
-            (this.poolLengthM as? FitnessToolProviderOptional.Present)?.let { m -> json["pool_length_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["sport"] = JsonPrimitive(this.sport)
-            this.strokes?.let { m -> json["strokes"] = JsonArray(m.map { x0 -> x0.toJson() }) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [SwimDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): SwimDetail {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return SwimDetail(
-                    laps = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "laps", path), FitnessToolProviderJson.at(path, "laps")),
-                    poolLengthM = if (obj.containsKey("pool_length_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("pool_length_m")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "pool_length_m")) }) else FitnessToolProviderOptional.Absent,
-                    sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "swim"),
-                    strokes = obj["strokes"]?.let { m -> FitnessToolProviderJson.arr(m, FitnessToolProviderJson.at(path, "strokes")).mapIndexed { i0, e0 -> StrokesItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "strokes"), i0)) } },
-                )
-            }
-        }
-    }
-
-    /**
      * Sport is a generated enum of JSON string values.
      */
     enum class Sport(val wire: String) {
@@ -580,6 +577,27 @@ object ListWorkouts {
         companion object {
             /** fromJson converts a JSON string to [Sport], or throws InvalidArgs. */
             fun fromJson(element: JsonElement, path: String = ""): Sport {
+                val wire = FitnessToolProviderJson.string(element, path)
+                return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
+            }
+        }
+    }
+
+    /**
+     * StrokesItem is a generated enum of JSON string values.
+     */
+    enum class StrokesItem(val wire: String) {
+        FREESTYLE("freestyle"),
+        BREASTSTROKE("breaststroke"),
+        BACKSTROKE("backstroke"),
+        BUTTERFLY("butterfly");
+
+        /** toJson converts this value to its JSON string. */
+        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+        companion object {
+            /** fromJson converts a JSON string to [StrokesItem], or throws InvalidArgs. */
+            fun fromJson(element: JsonElement, path: String = ""): StrokesItem {
                 val wire = FitnessToolProviderJson.string(element, path)
                 return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
             }
@@ -607,22 +625,23 @@ object ListWorkouts {
     }
 
     /**
-     * StrokesItem is a generated enum of JSON string values.
+     * Detail is one of its variants, told apart by the property "sport".
      */
-    enum class StrokesItem(val wire: String) {
-        FREESTYLE("freestyle"),
-        BREASTSTROKE("breaststroke"),
-        BACKSTROKE("backstroke"),
-        BUTTERFLY("butterfly");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+    sealed interface Detail {
+        /** toJson converts this value to its JSON form. */
+        fun toJson(): JsonObject
 
         companion object {
-            /** fromJson converts a JSON string to [StrokesItem], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): StrokesItem {
-                val wire = FitnessToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
+            /** fromJson converts a JSON object to the variant its discriminator names, or throws InvalidArgs. */
+            fun fromJson(element: JsonElement, path: String = ""): Detail {
+                val obj = FitnessToolProviderJson.obj(element, path)
+                val at = FitnessToolProviderJson.at(path, "sport")
+                return when (FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "sport", path), at)) {
+                    "run" -> RunDetail.fromJson(element, path)
+                    "ride" -> RideDetail.fromJson(element, path)
+                    "swim" -> SwimDetail.fromJson(element, path)
+                    else -> FitnessToolProviderJson.fail(at, "unknown variant")
+                }
             }
         }
     }
@@ -1037,6 +1056,7 @@ object UpdatePreferences {
         }
     }
 }
+
 
 
 
