@@ -21,19 +21,15 @@ func (c codec) typeName(t *ktype) string {
 	return name
 }
 
+// simpleNames are the Kotlin types of the kinds without parameters.
+var simpleNames = map[kind]string{
+	kJSON: "JsonElement", kObject: "JsonObject", kString: "String",
+	kLong: "Long", kDecimal: "BigDecimal", kBool: "Boolean",
+}
+
 // baseName returns the Kotlin type of t without nullability.
 func (c codec) baseName(t *ktype) string {
 	switch t.kind {
-	case kObject:
-		return "JsonObject"
-	case kString:
-		return "String"
-	case kLong:
-		return "Long"
-	case kDecimal:
-		return "BigDecimal"
-	case kBool:
-		return "Boolean"
 	case kClass:
 		return c.qual + t.class.Name
 	case kEnum:
@@ -45,7 +41,7 @@ func (c codec) baseName(t *ktype) string {
 	case kMap:
 		return "Map<String, " + c.typeName(t.elem) + ">"
 	}
-	return "JsonElement"
+	return simpleNames[t.kind]
 }
 
 // decode returns an expression converting the JsonElement expression e,
@@ -59,34 +55,38 @@ func (c codec) decode(t *ktype, e, p string, d int) string {
 	return c.decodeBase(t, e, p, d)
 }
 
+// checks name the shape check of the support object for simple kinds.
+var checks = map[kind]string{kObject: "obj", kString: "string", kLong: "long", kDecimal: "decimal", kBool: "bool"}
+
 // decodeBase is decode without the null check.
 func (c codec) decodeBase(t *ktype, e, p string, d int) string {
-	switch t.kind {
-	case kObject:
-		return fmt.Sprintf("%s.obj(%s, %s)", c.J, e, p)
-	case kString:
-		if t.constant != nil {
-			return fmt.Sprintf("%s.constant(%s, %s, %s)", c.J, e, p, kotlinString(*t.constant))
-		}
-		return fmt.Sprintf("%s.string(%s, %s)", c.J, e, p)
-	case kLong:
-		return fmt.Sprintf("%s.long(%s, %s)", c.J, e, p)
-	case kDecimal:
-		return fmt.Sprintf("%s.decimal(%s, %s)", c.J, e, p)
-	case kBool:
-		return fmt.Sprintf("%s.bool(%s, %s)", c.J, e, p)
-	case kClass, kEnum, kUnion:
+	switch {
+	case t.kind == kString && t.constant != nil:
+		return fmt.Sprintf("%s.constant(%s, %s, %s)", c.J, e, p, kotlinString(*t.constant))
+	case checks[t.kind] != "":
+		return fmt.Sprintf("%s.%s(%s, %s)", c.J, checks[t.kind], e, p)
+	case t.kind == kClass || t.kind == kEnum || t.kind == kUnion:
 		return fmt.Sprintf("%s.fromJson(%s, %s)", c.baseName(t), e, p)
-	case kList:
-		i, v := fmt.Sprintf("i%d", d), fmt.Sprintf("e%d", d)
-		at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, i)
-		return fmt.Sprintf("%s.arr(%s, %s).mapIndexed { %s, %s -> %s }", c.J, e, p, i, v, c.decode(t.elem, v, at, d+1))
-	case kMap:
-		k, v := fmt.Sprintf("k%d", d), fmt.Sprintf("v%d", d)
-		at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, k)
-		return fmt.Sprintf("%s.obj(%s, %s).mapValues { (%s, %s) -> %s }", c.J, e, p, k, v, c.decode(t.elem, v, at, d+1))
+	case t.kind == kList:
+		return c.decodeList(t, e, p, d)
+	case t.kind == kMap:
+		return c.decodeMap(t, e, p, d)
 	}
 	return e
+}
+
+// decodeList decodes an array element by element, with each one's pointer.
+func (c codec) decodeList(t *ktype, e, p string, d int) string {
+	i, v := fmt.Sprintf("i%d", d), fmt.Sprintf("e%d", d)
+	at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, i)
+	return fmt.Sprintf("%s.arr(%s, %s).mapIndexed { %s, %s -> %s }", c.J, e, p, i, v, c.decode(t.elem, v, at, d+1))
+}
+
+// decodeMap decodes an object member by member, keeping member order.
+func (c codec) decodeMap(t *ktype, e, p string, d int) string {
+	k, v := fmt.Sprintf("k%d", d), fmt.Sprintf("v%d", d)
+	at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, k)
+	return fmt.Sprintf("%s.obj(%s, %s).mapValues { (%s, %s) -> %s }", c.J, e, p, k, v, c.decode(t.elem, v, at, d+1))
 }
 
 // encode returns an expression converting the Kotlin value expression v of

@@ -21,23 +21,16 @@ func kotlinString(s string) string {
 	return b.String()
 }
 
+// shortEscapes are the escapes Kotlin string literals have a letter for,
+// plus the quote, the backslash and the dollar sign of string templates.
+var shortEscapes = map[rune]string{
+	'"': `\"`, '\\': `\\`, '$': `\$`, '\n': `\n`, '\r': `\r`, '\t': `\t`, '\b': `\b`,
+}
+
 // escapeRune returns the Kotlin string-literal form of one rune.
 func escapeRune(r rune) string {
-	switch r {
-	case '"':
-		return `\"`
-	case '\\':
-		return `\\`
-	case '$':
-		return `\$`
-	case '\n':
-		return `\n`
-	case '\r':
-		return `\r`
-	case '\t':
-		return `\t`
-	case '\b':
-		return `\b`
+	if e, ok := shortEscapes[r]; ok {
+		return e
 	}
 	if r == ' ' || (unicode.IsPrint(r) && r != '\uFEFF') {
 		return string(r)

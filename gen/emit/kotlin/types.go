@@ -108,8 +108,10 @@ type builder struct {
 // reservedTypeNames may never name a generated type: they would shadow
 // the Kotlin and JSON types the generated code uses.
 var reservedTypeNames = []string{
-	"Any", "Boolean", "Int", "Long", "String", "List", "Map", "Set", "Unit",
-	"Nothing", "Pair", "Companion", "JsonElement", "JsonObject", "JsonArray",
+	"Any", "Array", "Boolean", "Int", "Long", "String", "List", "Map", "Set",
+	"LinkedHashMap", "Unit", "Nothing", "Pair", "Charsets", "System",
+	"Exception", "IllegalArgumentException", "ArithmeticException",
+	"Companion", "Json", "JsonElement", "JsonObject", "JsonArray",
 	"JsonPrimitive", "JsonNull", "BigDecimal", "Input", "Output",
 }
 
