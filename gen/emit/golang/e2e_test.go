@@ -100,10 +100,19 @@ func TestEndToEnd(t *testing.T) {
 		call func() error
 		want protocol.Code
 	}{
-		{func() error { _, err := client.UpdateAlert(ctx, alerts.UpdateAlertInput{AlertID: "nope", Paused: ptr(true)}); return err }, protocol.CodeConflict},
-		{func() error { _, err := client.UpdateAlert(ctx, alerts.UpdateAlertInput{AlertID: "a_1", Price: ptr(-1.0)}); return err }, protocol.CodeInvalidArgs},
+		{func() error {
+			_, err := client.UpdateAlert(ctx, alerts.UpdateAlertInput{AlertID: "nope", Paused: ptr(true)})
+			return err
+		}, protocol.CodeConflict},
+		{func() error {
+			_, err := client.UpdateAlert(ctx, alerts.UpdateAlertInput{AlertID: "a_1", Price: ptr(-1.0)})
+			return err
+		}, protocol.CodeInvalidArgs},
 		{func() error { _, err := client.DeleteAlert(ctx, alerts.DeleteAlertInput{AlertID: "a_1"}); return err }, protocol.CodeUserActionRequired},
-		{func() error { _, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: 1}); return err }, protocol.CodeUnsupportedCapability},
+		{func() error {
+			_, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: 1})
+			return err
+		}, protocol.CodeUnsupportedCapability},
 	}
 	for i, e := range errorPaths {
 		if got := consumer.CodeOf(e.call()); got != e.want {

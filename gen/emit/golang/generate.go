@@ -2,7 +2,9 @@ package golang
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/cetpgen/cetpgen/gen/emit"
 	"github.com/cetpgen/cetpgen/gen/ir"
@@ -17,7 +19,9 @@ const Dir = "go"
 var reserved = []string{"Handler", "Client", "NewClient", "New", "Tools", "Descriptor", "ProviderID", "Revision"}
 
 // Generate renders the Go package of one Provider: doc.go, types.go,
-// provider.go and client.go under go/<slug>/.
+// provider.go and client.go under go/<slug>/. The mapping runs first and
+// alone; the files, which only read its result, render in parallel, and
+// their order and bytes do not depend on scheduling.
 func Generate(p *ir.Provider) ([]emit.File, error) {
 	m, tools := build(p)
 	parts := []struct {
@@ -29,15 +33,19 @@ func Generate(p *ir.Provider) ([]emit.File, error) {
 		{"provider.go", func(f *jen.File) { renderProvider(f, p, tools) }},
 		{"client.go", func(f *jen.File) { renderClient(f, p, tools) }},
 	}
-	var files []emit.File
-	for _, part := range parts {
-		data, err := renderFile(p, part.render)
-		if err != nil {
-			return nil, fmt.Errorf("go: %s: %w", part.name, err)
-		}
-		files = append(files, emit.File{Path: Dir + "/" + p.Slug + "/" + part.name, Data: data})
+	files := make([]emit.File, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		wg.Go(func() {
+			files[i].Path = Dir + "/" + p.Slug + "/" + part.name
+			if files[i].Data, errs[i] = renderFile(p, part.render); errs[i] != nil {
+				errs[i] = fmt.Errorf("go: %s: %w", part.name, errs[i])
+			}
+		})
 	}
-	return files, nil
+	wg.Wait()
+	return files, errors.Join(errs...)
 }
 
 // build names the tools' Go identifiers, then maps their schemas.

@@ -172,7 +172,9 @@ func TestInvalidRejected(t *testing.T) {
 	engines := map[string]func(provider.Options) (*provider.Provider, error){
 		"alerts":    func(o provider.Options) (*provider.Provider, error) { return alerts.New(struct{ alerts.Handler }{}, o) },
 		"brokerage": func(o provider.Options) (*provider.Provider, error) { return broker.New(struct{ broker.Handler }{}, o) },
-		"fitness":   func(o provider.Options) (*provider.Provider, error) { return fitness.New(struct{ fitness.Handler }{}, o) },
+		"fitness": func(o provider.Options) (*provider.Provider, error) {
+			return fitness.New(struct{ fitness.Handler }{}, o)
+		},
 	}
 	for name, newEngine := range engines {
 		p, err := newEngine(provider.Options{Store: memstore.New()})
