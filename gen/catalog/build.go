@@ -27,7 +27,12 @@ var testHookRegistry func(*catalog.Registry)
 
 // Build runs the whole pipeline once: effective registry, binder,
 // resolvers, gates, serialization and the delivery gates.
-func Build(in *Input) (*Result, error) {
+func Build(in *Input) (*Result, error) { return build(in, true) }
+
+// build runs the pipeline; without gates it stops after serialization (the
+// second generation of the stability gate, compared byte for byte with a
+// gated first one).
+func build(in *Input, gated bool) (*Result, error) {
 	if in.Root == nil || in.Registry == nil {
 		return nil, fmt.Errorf("catalog input needs a root command and a registry")
 	}
@@ -46,6 +51,10 @@ func Build(in *Input) (*Result, error) {
 	}
 	if testHookRegistry != nil {
 		testHookRegistry(reg)
+	}
+	if !gated {
+		data, index, err := catalog.Encode(reg, eff.Hash())
+		return &Result{Registry: reg, Data: data, Index: index, SurfaceHash: eff.Hash(), Bound: bound}, err
 	}
 	return deliver(reg, bound, eff.Hash(), s.pinned)
 }

@@ -16,23 +16,17 @@ import (
 // only in cli_path and is_alias), every product lists the same summaries,
 // and --all holds every tool once with its full payload.
 func GateDelivery(reg *catalog.Registry, data, index []byte) error {
-	back, _, err := catalog.Decode(data)
-	if err != nil {
-		return fmt.Errorf("delivery gate: %w", err)
-	}
-	if err := sameRegistry(reg, back); err != nil {
-		return fmt.Errorf("delivery gate: round trip: %w", err)
-	}
 	c, err := catalog.Open(data, index)
 	if err != nil {
 		return fmt.Errorf("delivery gate: %w", err)
 	}
+	want := map[string][]byte{}
 	for _, t := range reg.Tools() {
-		if err := gateLeafViews(c, t); err != nil {
+		if want[t.Identity.CanonicalPath], err = gateLeafViews(c, t); err != nil {
 			return fmt.Errorf("delivery gate: %s: %w", t.Identity.CanonicalPath, err)
 		}
 	}
-	return firstErr(gateProducts(c, reg), gateAll(c, reg))
+	return firstErr(gateProducts(c, reg), gateAll(c, want))
 }
 
 // sameRegistry compares two registries by their JSON projections.
@@ -55,25 +49,33 @@ func sameJSON(a, b any) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
-// gateLeafViews queries a tool by canonical, primary path and each alias.
-func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec) error {
-	want := mustJSON(t)
-	for _, q := range []catalog.Query{{Path: t.Identity.CanonicalPath}, {Path: t.Identity.PrimaryCLIPath}, {CLIPath: t.Identity.PrimaryCLIPath}} {
-		got, err := c.Payload(q)
-		if err != nil || !bytes.Equal(mustJSON(got), want) {
-			return fmt.Errorf("query %+v does not return the tool's payload (%v)", q, err)
-		}
+// gateLeafViews decodes a tool through the production loader (a
+// canonical query) and requires it to encode back to the stored bytes,
+// which the serializer wrote from the resolved ToolSpec; the primary path
+// must resolve to it, and each alias must give the alias view. It returns
+// the stored payload, which --all copies.
+func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec) ([]byte, error) {
+	want, ok := c.StoredTool(t.Identity.CanonicalPath)
+	if !ok {
+		return nil, fmt.Errorf("the catalog does not store the tool")
+	}
+	got, err := c.Payload(catalog.Query{Path: t.Identity.CanonicalPath})
+	if err != nil || !bytes.Equal(mustJSON(got), want) {
+		return nil, fmt.Errorf("the canonical query does not return the stored payload (%v)", err)
+	}
+	if canonical, alias, ok := c.Resolve(t.Identity.PrimaryCLIPath); !ok || alias || canonical != t.Identity.CanonicalPath {
+		return nil, fmt.Errorf("the primary path %q does not resolve to the tool", t.Identity.PrimaryCLIPath)
 	}
 	for _, a := range t.Identity.Aliases {
 		got, err := c.Payload(catalog.Query{Path: a})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := AliasViewProblem(want, mustJSON(got), a); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return want, nil
 }
 
 // AliasViewProblem reports how an alias payload differs from the primary
@@ -126,48 +128,52 @@ func mapOf(v any) map[string]any {
 	return m
 }
 
-// gateAll checks that --all holds every tool exactly once, equal to its
-// full payload.
-func gateAll(c *catalog.Catalog, reg *catalog.Registry) error {
+// gateAll checks that --all is valid JSON holding every tool exactly once,
+// in product order, as the stored bytes the leaf gate verified.
+func gateAll(c *catalog.Catalog, want map[string][]byte) error {
 	var buf bytes.Buffer
 	if err := c.WriteAll(&buf, false); err != nil {
 		return fmt.Errorf("delivery gate: --all: %w", err)
 	}
 	var all struct {
 		Products []struct {
-			Tools []json.RawMessage `json:"tools"`
+			Tools []struct {
+				CanonicalPath string `json:"canonical_path"`
+			} `json:"tools"`
 		} `json:"products"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &all); err != nil {
 		return fmt.Errorf("delivery gate: --all: %w", err)
 	}
-	want := map[string][]byte{}
-	for _, t := range reg.Tools() {
-		want[t.Identity.CanonicalPath] = mustJSON(t)
-	}
+	n := 0
 	for _, p := range all.Products {
-		for _, raw := range p.Tools {
-			if err := takeAll(want, raw); err != nil {
-				return err
+		for _, t := range p.Tools {
+			if _, ok := want[t.CanonicalPath]; !ok {
+				return fmt.Errorf("delivery gate: --all tool %q is extra or repeated", t.CanonicalPath)
 			}
+			delete(want, t.CanonicalPath)
+			n++
 		}
 	}
 	if len(want) > 0 {
 		return fmt.Errorf("delivery gate: --all lacks %v", sortedKeys(want))
 	}
-	return nil
+	return checkAllCopies(c, buf.Bytes(), n)
 }
 
-func takeAll(want map[string][]byte, raw json.RawMessage) error {
-	var id struct {
-		CanonicalPath string `json:"canonical_path"`
+// checkAllCopies requires every stored tool to appear verbatim in --all.
+func checkAllCopies(c *catalog.Catalog, all []byte, n int) error {
+	pos := 0
+	for _, canonical := range c.Canonicals() {
+		stored, _ := c.StoredTool(canonical)
+		i := bytes.Index(all[pos:], stored)
+		if i < 0 {
+			return fmt.Errorf("delivery gate: --all does not hold the stored bytes of %s", canonical)
+		}
+		pos += i + len(stored)
 	}
-	_ = json.Unmarshal(raw, &id)
-	w, ok := want[id.CanonicalPath]
-	var compact bytes.Buffer
-	if !ok || json.Compact(&compact, raw) != nil || !bytes.Equal(compact.Bytes(), w) {
-		return fmt.Errorf("delivery gate: --all tool %q is extra, repeated or differs", id.CanonicalPath)
+	if n != len(c.Canonicals()) {
+		return fmt.Errorf("delivery gate: --all holds %d tools, the index %d", n, len(c.Canonicals()))
 	}
-	delete(want, id.CanonicalPath)
 	return nil
 }

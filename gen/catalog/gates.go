@@ -228,14 +228,14 @@ func gateWinner(name string, delivered any, p catalog.FieldProvenance) error {
 	if err != nil {
 		return err
 	}
-	if !jsonSame(want, p.Value) {
+	if !bytes.Equal(want, p.Value) && !jsonSame(want, p.Value) {
 		return fmt.Errorf("field %s: provenance winner %s differs from the delivered value %s", name, p.Value, want)
 	}
 	selected := 0
 	for _, c := range p.Candidates {
 		if c.Selected {
 			selected++
-			if !jsonSame(c.Value, p.Value) || c.Source != p.Source || c.Precedence != p.Precedence {
+			if (!bytes.Equal(c.Value, p.Value) && !jsonSame(c.Value, p.Value)) || c.Source != p.Source || c.Precedence != p.Precedence {
 				return fmt.Errorf("field %s: the selected candidate is not the winner", name)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -37,24 +38,51 @@ func (s Span) shift(by int) Span { return Span{s.Off + by, s.Len} }
 
 func (s Span) of(data []byte) []byte { return data[s.Off : s.Off+s.Len] }
 
-// jsonWriter writes JSON exactly as json.MarshalIndent(v, "", "  ") would,
-// one piece at a time, and reports the span of every piece.
+// jsonWriter writes JSON one piece at a time and reports the span of every
+// piece. Containers above depth compactFrom put each member on its own
+// indented line; from compactFrom on, values are compact. So a catalog has
+// one line per tool (small diffs, no indentation bytes), and json.Compact
+// of the file is exactly json.Marshal of the same value.
 type jsonWriter struct {
-	buf bytes.Buffer
-	err error
+	buf         bytes.Buffer
+	err         error
+	compactFrom int
+	out         io.Writer // if set, spill streams the buffer to it
+}
+
+// spill writes the buffer to out once it holds more than limit bytes, so
+// that a large export never sits in memory whole. Spans are meaningless
+// on a spilling writer.
+func (w *jsonWriter) spill(limit int) {
+	if w.out == nil || w.buf.Len() <= limit || w.err != nil {
+		return
+	}
+	_, w.err = w.out.Write(w.buf.Bytes())
+	w.buf.Reset()
 }
 
 func indent(depth int) string { return strings.Repeat("  ", depth) }
 
+func (w *jsonWriter) lines(depth int) bool { return depth < w.compactFrom }
+
 // value writes v as a value at depth and returns its span.
 func (w *jsonWriter) value(v any, depth int) Span {
-	b, err := json.MarshalIndent(v, indent(depth), "  ")
+	start := w.buf.Len()
+	if t, ok := v.(*ToolSpec); ok {
+		v = t.wire() // skip the extra compaction pass of a Marshaler
+	}
+	var b []byte
+	var err error
+	if w.lines(depth) {
+		b, err = json.MarshalIndent(v, indent(depth), "  ")
+	} else {
+		b, err = json.Marshal(v)
+	}
+	w.buf.Write(b)
 	if err != nil && w.err == nil {
 		w.err = err
 	}
-	start := w.buf.Len()
-	w.buf.Write(b)
-	return Span{start, len(b)}
+	return Span{start, w.buf.Len() - start}
 }
 
 // key starts member i of an object at depth.
@@ -62,7 +90,12 @@ func (w *jsonWriter) key(name string, i, depth int) {
 	if i > 0 {
 		w.buf.WriteByte(',')
 	}
-	w.buf.WriteString("\n" + indent(depth+1) + strconv.Quote(name) + ": ")
+	k, _ := json.Marshal(name)
+	if w.lines(depth) {
+		w.buf.WriteString("\n" + indent(depth+1) + string(k) + ": ")
+		return
+	}
+	w.buf.WriteString(string(k) + ":")
 }
 
 // elem starts element i of an array at depth.
@@ -70,12 +103,14 @@ func (w *jsonWriter) elem(i, depth int) {
 	if i > 0 {
 		w.buf.WriteByte(',')
 	}
-	w.buf.WriteString("\n" + indent(depth+1))
+	if w.lines(depth) {
+		w.buf.WriteString("\n" + indent(depth+1))
+	}
 }
 
 // close ends a container at depth that had n members.
 func (w *jsonWriter) close(c byte, n, depth int) {
-	if n > 0 {
+	if n > 0 && w.lines(depth) {
 		w.buf.WriteString("\n" + indent(depth))
 	}
 	w.buf.WriteByte(c)
@@ -133,7 +168,7 @@ func firstErr(errs ...error) error {
 
 // encodeCatalog writes the `catalog` object at depth 1.
 func encodeCatalog(r *Registry) (*jsonWriter, *Index) {
-	w, idx := &jsonWriter{}, &Index{Version: SnapshotVersion}
+	w, idx := &jsonWriter{compactFrom: 3}, &Index{Version: SnapshotVersion}
 	products := func(depth int) {
 		start := w.buf.Len()
 		w.buf.WriteByte('[')
@@ -187,7 +222,7 @@ func indexTool(t *ToolSpec, product int, summary Span) IndexTool {
 // encodeTools writes the `tools` object at depth 1, keyed by canonical path
 // in order, and records each full leaf span in idx.
 func encodeTools(r *Registry, idx *Index) *jsonWriter {
-	w := &jsonWriter{}
+	w := &jsonWriter{compactFrom: 2}
 	byCanonical := map[string]*ToolSpec{}
 	pos := map[string]int{}
 	for i, t := range r.Tools() {

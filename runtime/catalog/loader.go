@@ -58,6 +58,30 @@ func (c *Catalog) Canonicals() []string {
 // Paths returns every CLI path (primary and aliases) of c.
 func (c *Catalog) Paths() []string { return sortedKeys(c.look.byPath) }
 
+// Resolve reports the canonical path a CLI path or canonical path names,
+// and whether it is an alias, without decoding anything.
+func (c *Catalog) Resolve(path string) (canonical string, alias, ok bool) {
+	path = NormalizePath(path)
+	if i, found := c.look.byCanonical[path]; found {
+		return c.idx.Tools[i].Canonical, false, true
+	}
+	ref, found := c.look.byPath[path]
+	if !found {
+		return "", false, false
+	}
+	return c.idx.Tools[ref.tool].Canonical, ref.alias, true
+}
+
+// StoredTool returns the stored bytes of a tool's full leaf, as --all
+// copies them.
+func (c *Catalog) StoredTool(canonical string) ([]byte, bool) {
+	i, ok := c.look.byCanonical[canonical]
+	if !ok {
+		return nil, false
+	}
+	return c.idx.Tools[i].Full.of(c.data), true
+}
+
 // tool strictly decodes the full leaf of tool i.
 func (c *Catalog) tool(i int) (*ToolSpec, error) {
 	it := c.idx.Tools[i]

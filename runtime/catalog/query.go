@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -258,8 +257,8 @@ type allHead struct {
 	Level             string            `json:"level"`
 }
 
-// WriteAll writes --all: every product with its full tools. Without
-// compact, the stored leaf bytes are copied and re-indented, not decoded.
+// WriteAll writes --all: every product with its full tools, one tool per
+// line. Without compact, the stored leaf bytes are copied, not decoded.
 func (c *Catalog) WriteAll(w io.Writer, compact bool) error {
 	if compact {
 		return c.writeAllCompact(w)
@@ -268,7 +267,7 @@ func (c *Catalog) WriteAll(w io.Writer, compact bool) error {
 	if err != nil {
 		return err
 	}
-	jw := &jsonWriter{}
+	jw := &jsonWriter{compactFrom: 4, out: w}
 	jw.object(0, []field{
 		{"agent_metadata", h.AgentMetadata, nil}, {"catalog_hash", c.idx.SourceHash, nil},
 		{"count", h.Count, nil}, {"interface_metadata", h.InterfaceMetadata, nil},
@@ -280,8 +279,8 @@ func (c *Catalog) WriteAll(w io.Writer, compact bool) error {
 		return jw.err
 	}
 	jw.buf.WriteByte('\n')
-	_, err = w.Write(jw.buf.Bytes())
-	return err
+	jw.spill(0)
+	return jw.err
 }
 
 func (c *Catalog) writeAllProducts(jw *jsonWriter, depth int) {
@@ -303,7 +302,8 @@ func (c *Catalog) writeAllProduct(jw *jsonWriter, p *productWire, i, depth int) 
 		jw.buf.WriteByte('[')
 		for j, ti := range c.idx.Products[i].Tools {
 			jw.elem(j, d)
-			jw.buf.Write(reindent(c.idx.Tools[ti].Full.of(c.data), 2, d+1))
+			jw.buf.Write(c.idx.Tools[ti].Full.of(c.data))
+			jw.spill(64 << 10)
 		}
 		jw.close(']', len(c.idx.Products[i].Tools), d)
 	}
@@ -315,15 +315,6 @@ func (c *Catalog) writeAllProduct(jw *jsonWriter, p *productWire, i, depth int) 
 		{"runtime", p.Runtime, nil}, {"tool_count", p.ToolCount, nil}, {"tools", nil, tools},
 		{"use_when", p.UseWhen, nil},
 	})
-}
-
-// reindent moves a value written at depth from to depth to: every line
-// after the first gains or loses the difference in indentation.
-func reindent(b []byte, from, to int) []byte {
-	if from == to {
-		return b
-	}
-	return bytes.ReplaceAll(b, []byte("\n"+indent(from)), []byte("\n"+indent(to)))
 }
 
 // writeAllCompact decodes every tool and writes the compact export.

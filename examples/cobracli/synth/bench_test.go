@@ -1,0 +1,78 @@
+package synth
+
+import (
+	"io"
+	"sync"
+	"testing"
+
+	gen "github.com/cetpgen/cetpgen/gen/catalog"
+	"github.com/cetpgen/cetpgen/runtime/catalog"
+)
+
+// Tools is the size of the benchmark catalog.
+const Tools = 1000
+
+var (
+	once   sync.Once
+	result *gen.Result
+	errRes error
+)
+
+// built generates the 1,000-tool catalog once per test binary.
+func built(tb testing.TB) *gen.Result {
+	once.Do(func() { result, errRes = gen.Build(Input(Tools)) })
+	if errRes != nil {
+		tb.Fatal(errRes)
+	}
+	return result
+}
+
+func TestSynthCatalogPassesGates(t *testing.T) {
+	res := built(t)
+	if n := res.Registry.ToolCount(); n != Tools {
+		t.Fatalf("tools = %d", n)
+	}
+	t.Logf("catalog %d bytes, index %d bytes", len(res.Data), len(res.Index))
+}
+
+// BenchmarkGenerate is one generation: bind, resolve, gate, serialize and
+// the delivery gates (Generate runs it twice for the stability gate).
+func BenchmarkGenerate(b *testing.B) {
+	for b.Loop() {
+		if _, err := gen.Build(Input(Tools)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchQuery opens the catalog and runs q each iteration, as one CLI
+// process does.
+func benchQuery(b *testing.B, q catalog.Query) {
+	res := built(b)
+	b.ResetTimer()
+	for b.Loop() {
+		c, err := catalog.Open(res.Data, res.Index)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Write(io.Discard, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkQueryLeaf(b *testing.B) {
+	benchQuery(b, catalog.Query{Path: "prod12 group3 create"})
+}
+
+func BenchmarkQueryLeafCompact(b *testing.B) {
+	benchQuery(b, catalog.Query{Path: "prod12 group3 create", Compact: true})
+}
+
+func BenchmarkQueryOverview(b *testing.B) { benchQuery(b, catalog.Query{}) }
+
+func BenchmarkQueryProduct(b *testing.B) { benchQuery(b, catalog.Query{Path: "prod12"}) }
+
+func BenchmarkQueryGroup(b *testing.B) { benchQuery(b, catalog.Query{Path: "prod12 group3"}) }
+
+func BenchmarkQueryAll(b *testing.B) { benchQuery(b, catalog.Query{All: true}) }
