@@ -81,7 +81,9 @@ func writeFile(t *testing.T, path string, data []byte) {
 
 // TestGoldenCompiles proves the golden packages build, vet and are
 // gofmt-clean: they are copied into a directory inside the module (its
-// leading underscore keeps it out of ./...) and built there.
+// leading underscore keeps it out of ./...) and built there. The torture
+// package also runs testdata/torture_test.go.txt, round trips of its
+// hardest types.
 func TestGoldenCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go tool")
@@ -98,13 +100,26 @@ func TestGoldenCompiles(t *testing.T) {
 		}
 		pkgs = append(pkgs, "./"+filepath.ToSlash(filepath.Join(tmp, golang.Dir, filepath.Base(dir))))
 	}
-	for _, args := range [][]string{{"go", "build"}, {"go", "vet"}, {"gofmt", "-l"}} {
+	for _, args := range [][]string{{"go", "build"}, {"go", "vet"}, {"gofmt", "-l"}, {"go", "test"}} {
+		if args[1] == "vet" {
+			copyFile(t, "testdata/torture_test.go.txt", filepath.Join(tmp, golang.Dir, "torture", "torture_test.go"))
+		}
 		cmd := exec.Command(args[0], append(args[1:], pkgPaths(args[0], pkgs)...)...)
 		out, err := cmd.CombinedOutput()
-		if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		if err != nil || (args[0] == "gofmt" || args[1] != "test") && len(bytes.TrimSpace(out)) > 0 {
 			t.Errorf("%s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
+}
+
+// copyFile copies a file.
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, to, data)
 }
 
 // pkgPaths gives gofmt directories and the go tool package paths.

@@ -115,17 +115,22 @@ func renderMemberHelpers(f *jen.File) {
 // renderMarshalMembers renders marshalMembers.
 //
 //	func marshalMembers(v any, members []member) ([]byte, error) {
-//		obj, err := objectOf(v)
-//		if err != nil {
-//			return nil, err
+//		data, err := json.Marshal(v)
+//		var obj map[string]json.RawMessage
+//		if err == nil {
+//			err = json.Unmarshal(data, &obj)
 //		}
 //		for _, m := range members {
+//			if err != nil {
+//				return nil, err
+//			}
 //			if m.omit && reflect.ValueOf(m.value).IsZero() {
 //				continue
 //			}
-//			if obj[m.name], err = json.Marshal(m.value); err != nil {
-//				return nil, err
-//			}
+//			obj[m.name], err = json.Marshal(m.value)
+//		}
+//		if err != nil {
+//			return nil, err
 //		}
 //		return json.Marshal(obj)
 //	}
