@@ -312,6 +312,22 @@ func TestConformanceIdempotency(t *testing.T) {
 			c := f.client(t, callerA)
 			return c.Execute(ctx, id, "broken_alert", `{}`, ""), err2(protocol.CodeInternalError, false, id)
 		}, post: noLeak},
+		{name: "a duplicate waits no longer than its own deadline", run: func(t *testing.T, f *fixture) (protocol.Bundle, want) {
+			c := f.client(t, callerA)
+			g := newGate()
+			f.gate.Store(g)
+			done := make(chan protocol.Bundle)
+			go func() { done <- c.Execute(ctx, id, "create_alert", alertArgs, "") }()
+			<-g.entered // the executor is held until the duplicate has given up
+			impatient := *c
+			impatient.Deadline = time.Millisecond
+			b := impatient.Execute(ctx, id, "create_alert", alertArgs, "")
+			close(g.release)
+			first := <-done
+			check(t, first, ok2(id))
+			sameData(t, first, c.Execute(ctx, id, "create_alert", alertArgs, ""))
+			return b, err2(protocol.CodeDeadlineExceeded, true, id)
+		}, post: effects("create_alert", 1)},
 		{name: "retry after timeout while the first attempt still runs", run: func(t *testing.T, f *fixture) (protocol.Bundle, want) {
 			c := f.client(t, callerA)
 			g := newGate()

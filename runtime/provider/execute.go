@@ -175,8 +175,8 @@ func (p *Provider) runRead(ctx context.Context, x *execution) protocol.Bundle {
 // (8). In-process duplicates wait for the one executor on a per-key lock;
 // the store serialises attempts across processes.
 func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
-	if err := p.keys.Lock(ctx, x.key); err != nil {
-		return protocol.ErrorBundle(x.req.echo, protocol.NewError(protocol.CodeUnavailable, "request abandoned while waiting"))
+	if err := p.waitTurn(ctx, x); err != nil {
+		return protocol.ErrorBundle(x.req.echo, err)
 	}
 	defer p.keys.Unlock(x.key)
 	var use *store.TokenUse
@@ -227,6 +227,22 @@ func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
 		return protocol.ErrorBundle(x.req.echo, failure.err)
 	}
 	return p.attemptError(x, err)
+}
+
+// waitTurn takes the per-key lock that makes one executor of in-process
+// duplicates. A duplicate waits at most until its own deadline; it then
+// gets a retryable DEADLINE_EXCEEDED, and a retry with the same request ID
+// gets the result of the executor.
+func (p *Provider) waitTurn(ctx context.Context, x *execution) *protocol.Error {
+	wctx, cancel := context.WithTimeout(ctx, x.req.deadline.Sub(p.opt.Now()))
+	defer cancel()
+	if err := p.keys.Lock(wctx, x.key); err != nil {
+		if ctx.Err() != nil {
+			return protocol.NewError(protocol.CodeUnavailable, "request abandoned while waiting")
+		}
+		return protocol.NewError(protocol.CodeDeadlineExceeded, "deadline passed while the same request was running; retry with the same request ID").WithRetryable(true)
+	}
+	return nil
 }
 
 func (p *Provider) attempt(x *execution, use *store.TokenUse) store.Attempt {

@@ -19,12 +19,12 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// RuntimeCapabilities are the optional capabilities this runtime
+// runtimeCapabilities are the optional capabilities this runtime
 // implements. Negotiation grants only capabilities that the Descriptor
 // declares, the Consumer asks for and the runtime implements; asynchronous
 // operations, cancellation and large results are not implemented yet, so
 // none is granted.
-var RuntimeCapabilities = []string{}
+var runtimeCapabilities = []string{}
 
 // Options configure a Provider. Every hook has a safe default.
 type Options struct {
@@ -100,7 +100,7 @@ func New(desc Descriptor, tools []Tool, opt Options) (*Provider, error) {
 	if err := checkDescriptor(desc); err != nil {
 		return nil, err
 	}
-	p.caps = intersect(desc.Capabilities, RuntimeCapabilities)
+	p.caps = intersect(desc.Capabilities, runtimeCapabilities)
 	scopes := map[string]bool{}
 	for _, s := range desc.Scopes {
 		scopes[s.Name] = true
