@@ -103,9 +103,9 @@ func Open(path string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
-	if _, err := db.Exec(schema); err != nil {
+	if err := migrate(db); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("sqlitestore: create schema in %s: %w", path, err)
+		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
 	}
 	s := &Store{db: db}
 	for _, p := range []struct {
@@ -118,6 +118,27 @@ func Open(path string, opt Options) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// schemaVersion is the PRAGMA user_version of the store's schema; a file
+// written by a newer runtime is refused rather than misread.
+const schemaVersion = 1
+
+func migrate(db *sql.DB) error {
+	var v int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if v > schemaVersion {
+		return fmt.Errorf("schema version %d is newer than this runtime's %d", v, schemaVersion)
+	}
+	if _, err := db.Exec(schema); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	if _, err := db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+		return fmt.Errorf("write schema version: %w", err)
+	}
+	return nil
 }
 
 // DB returns the underlying database, for the Provider's own reads outside

@@ -66,3 +66,17 @@ func TestReopen(t *testing.T) {
 		t.Fatalf("after reopen: %+v, %v", rec, err)
 	}
 }
+
+// TestNewerSchemaRefused proves that a file from a newer runtime is not
+// misread.
+func TestNewerSchemaRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	s := open(t, path, sqlitestore.Options{})
+	if _, err := s.DB().Exec(`PRAGMA user_version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := sqlitestore.Open(path, sqlitestore.Options{}); err == nil {
+		t.Fatal("opened a file of schema version 99")
+	}
+}
