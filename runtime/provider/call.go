@@ -25,9 +25,15 @@ type request struct {
 
 // Call answers one CETP call. caller is the identity the transport
 // captured at its entry; method and extras are the method name and the
-// request Bundle. It never panics on any input and always returns a
-// response envelope.
-func (p *Provider) Call(ctx context.Context, caller Caller, method string, extras protocol.Bundle) protocol.Bundle {
+// request Bundle. It always returns a response envelope: a panic in a hook
+// or the store becomes INTERNAL_ERROR without its text.
+func (p *Provider) Call(ctx context.Context, caller Caller, method string, extras protocol.Bundle) (resp protocol.Bundle) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp = protocol.ErrorBundle(echoOf(protocol.Version2, extras),
+				protocol.NewError(protocol.CodeInternalError, "Provider internal error"))
+		}
+	}()
 	version, err := p.version(method, extras)
 	if err != nil {
 		return protocol.ErrorBundle(echoOf(protocol.Version2, extras), err)

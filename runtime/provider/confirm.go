@@ -49,8 +49,13 @@ func (p *Provider) resume(ctx context.Context, x *execution) (*store.TokenUse, *
 // needsConfirmation reports whether this call needs the user's
 // confirmation: always for confirmation=always, otherwise as the
 // ConfirmPolicy decides.
+// The policy hook runs once per call.
 func (p *Provider) needsConfirmation(ctx context.Context, x *execution) bool {
-	return x.t.Annotations.Confirmation == ConfirmAlways || p.opt.ConfirmPolicy(ctx, x.req.caller, x.t.info, x.args)
+	if x.confirm == nil {
+		need := x.t.Annotations.Confirmation == ConfirmAlways || p.opt.ConfirmPolicy(ctx, x.req.caller, x.t.info, x.args)
+		x.confirm = &need
+	}
+	return *x.confirm
 }
 
 // decided answers a confirmation token according to the user's decision.

@@ -323,6 +323,11 @@ func TestConformanceFields(t *testing.T) {
 			}), err2(protocol.CodeDeadlineExceeded, true, id)
 		}, post: noEffect("get_quote")},
 		{name: "output failing its schema", run: quote2("BAD", err2(protocol.CodeInternalError, false, id))},
+		{name: "hook panic is an internal error", run: func(t *testing.T, f *fixture) (protocol.Bundle, want) {
+			c := f.client(t, callerA)
+			f.panics.Store(true)
+			return c.Execute(ctx, id, "get_quote", `{"symbol":"A"}`, ""), err2(protocol.CodeInternalError, false, id)
+		}, post: noLeak},
 		{name: "handler panic hides its text", run: quote2("PANIC", err2(protocol.CodeInternalError, false, id)), post: noLeak},
 		{name: "result too large without large_results", run: quote2("BIG", err2(protocol.CodeResultTooLarge, false, id))},
 	})
@@ -338,7 +343,7 @@ func quote2(symbol string, w want) func(t *testing.T, f *fixture) (protocol.Bund
 func noLeak(t *testing.T, _ *fixture, b protocol.Bundle) {
 	t.Helper()
 	msg, _, _ := b.String(protocol.KeyErrorMessage)
-	if strings.Contains(msg, "secret") || b.Has(protocol.KeyErrorDetails) {
+	if msg != "Provider internal error" || strings.Contains(msg, "secret") || b.Has(protocol.KeyErrorDetails) {
 		t.Fatalf("internal error leaks: %v", b)
 	}
 }

@@ -26,6 +26,7 @@ type execution struct {
 	t       *tool
 	args    []byte
 	token   string // the resume_token, if any
+	confirm *bool  // whether the call needs confirmation, once decided
 	key     store.Key
 	binding store.Binding
 	ev      *AuditEvent

@@ -58,6 +58,7 @@ type fixture struct {
 	audit   *auditLog
 	effects sync.Map // tool name -> *atomic.Int64
 	hidden  atomic.Bool
+	panics  atomic.Bool // the visibility hook panics
 	gate    atomic.Pointer[gate]
 }
 
@@ -122,6 +123,9 @@ func newFixture(t testing.TB, cfg fixtureConfig) *fixture {
 	p, err := provider.New(desc, f.tools(), provider.Options{
 		Store: f.st, Authorizer: f.auth, Confirmer: f.confirm, Audit: f.audit, Now: f.clock.Now,
 		Visibility: func(_ context.Context, c provider.Caller, tool provider.ToolInfo) bool {
+			if f.panics.Load() {
+				panic("visibility hook bug")
+			}
 			return !(f.hidden.Load() && tool.Name == "hidden_tool")
 		},
 	})

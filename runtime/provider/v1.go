@@ -68,7 +68,7 @@ func (p *Provider) executeV1(ctx context.Context, caller Caller, extras protocol
 	if e := p.authorize(ctx, x); e != nil {
 		return v1Error(e)
 	}
-	if x.t.Annotations.Confirmation == ConfirmAlways || p.opt.ConfirmPolicy(ctx, caller, t.info, x.args) {
+	if p.needsConfirmation(ctx, x) {
 		ev.Confirmation = "requested"
 		return protocol.V1Error(protocol.CodePermissionDenied, "this tool needs confirmation, which needs CETP v2")
 	}
