@@ -206,9 +206,9 @@ func (s *Store) Execute(ctx context.Context, a store.Attempt, fn store.TxFunc) (
 	if err != nil {
 		return store.Record{}, false, fmt.Errorf("sqlitestore: begin: %w", err)
 	}
+	defer tx.Rollback() // after Commit a no-op; on any early return or panic it ends the transaction
 	rec, ran, err := s.attempt(ctx, tx, a, fn)
 	if err != nil || !ran {
-		tx.Rollback()
 		return rec, false, err
 	}
 	if err := tx.Commit(); err != nil {
