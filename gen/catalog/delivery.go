@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
+	"sync"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 )
@@ -20,27 +22,38 @@ func GateDelivery(reg *catalog.Registry, data, index []byte) error {
 	if err != nil {
 		return fmt.Errorf("delivery gate: %w", err)
 	}
-	want := map[string][]byte{}
-	for _, t := range reg.Tools() {
-		if want[t.Identity.CanonicalPath], err = gateLeafViews(c, t); err != nil {
-			return fmt.Errorf("delivery gate: %s: %w", t.Identity.CanonicalPath, err)
-		}
+	want, err := gateLeaves(c, reg.Tools())
+	if err != nil {
+		return err
 	}
 	return firstErr(gateProducts(c, reg), gateAll(c, want))
 }
 
-// sameRegistry compares two registries by their JSON projections.
-func sameRegistry(a, b *catalog.Registry) error {
-	ta, tb := a.Tools(), b.Tools()
-	if len(ta) != len(tb) || len(a.Products) != len(b.Products) || !reflect.DeepEqual(a.Header, b.Header) {
-		return fmt.Errorf("decoded catalog has other products, tools or header")
+// gateLeaves runs gateLeafViews on every tool, spread over the CPUs, and
+// returns the stored payload of each.
+func gateLeaves(c *catalog.Catalog, tools []*catalog.ToolSpec) (map[string][]byte, error) {
+	workers := runtime.GOMAXPROCS(0)
+	want := make([][]byte, len(tools))
+	errs := make([]error, len(tools))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(tools); i += workers {
+				want[i], errs[i] = gateLeafViews(c, tools[i])
+			}
+		}()
 	}
-	for i := range ta {
-		if !sameJSON(ta[i], tb[i]) {
-			return fmt.Errorf("tool %s differs after decoding", ta[i].Identity.CanonicalPath)
+	wg.Wait()
+	out := make(map[string][]byte, len(tools))
+	for i, t := range tools {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("delivery gate: %s: %w", t.Identity.CanonicalPath, errs[i])
 		}
+		out[t.Identity.CanonicalPath] = want[i]
 	}
-	return nil
+	return out, nil
 }
 
 func sameJSON(a, b any) bool {
@@ -132,6 +145,7 @@ func mapOf(v any) map[string]any {
 // in product order, as the stored bytes the leaf gate verified.
 func gateAll(c *catalog.Catalog, want map[string][]byte) error {
 	var buf bytes.Buffer
+	buf.Grow(len(want) * 32 << 10)
 	if err := c.WriteAll(&buf, false); err != nil {
 		return fmt.Errorf("delivery gate: --all: %w", err)
 	}

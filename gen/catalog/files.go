@@ -158,16 +158,21 @@ func (in *Input) loadSelection(dir string) error {
 	return err
 }
 
-// BuildStable builds twice and fails unless both generations are byte
-// identical: the byte-stability gate. The second generation, being the same
-// bytes, needs no gates of its own.
+// BuildStable builds twice, concurrently from two independent cobra trees,
+// and fails unless both generations are byte identical: the byte-stability
+// gate. The second generation, being the same bytes, needs no gates of its
+// own.
 func BuildStable(in *Input) (*Result, error) {
+	var b *Result
+	var errB error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b, errB = build(in, false)
+	}()
 	a, err := Build(in)
-	if err != nil {
-		return nil, err
-	}
-	b, err := build(in, false)
-	if err != nil {
+	<-done
+	if err = firstErr(err, errB); err != nil {
 		return nil, err
 	}
 	if !bytes.Equal(a.Data, b.Data) || !bytes.Equal(a.Index, b.Index) {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
@@ -190,11 +191,10 @@ func TestResolverRejectsReviewedRefOnUnavailable(t *testing.T) {
 }
 
 func TestGateByteStability(t *testing.T) {
-	n := 0
+	var n atomic.Int32
 	testHookRegistry = func(r *catalog.Registry) {
-		n++
 		tool := findTool(r, "calendar.list_calendar_events")
-		tool.Display += strings.Repeat("x", n)
+		tool.Display += strings.Repeat("x", int(n.Add(1)))
 	}
 	defer func() { testHookRegistry = nil }()
 	if _, err := Build(fixtureInput()); err != nil {

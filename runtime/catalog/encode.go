@@ -85,6 +85,13 @@ func (w *jsonWriter) value(v any, depth int) Span {
 	return Span{start, w.buf.Len() - start}
 }
 
+// fail records the first error of a write.
+func (w *jsonWriter) fail(err error) {
+	if w.err == nil {
+		w.err = err
+	}
+}
+
 // key starts member i of an object at depth.
 func (w *jsonWriter) key(name string, i, depth int) {
 	if i > 0 {

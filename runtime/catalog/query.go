@@ -317,25 +317,70 @@ func (c *Catalog) writeAllProduct(jw *jsonWriter, p *productWire, i, depth int) 
 	})
 }
 
-// writeAllCompact decodes every tool and writes the compact export.
+// writeAllCompact streams the compact export: each tool is decoded,
+// stripped and written on its own, so memory stays at one tool.
 func (c *Catalog) writeAllCompact(w io.Writer) error {
-	out := map[string]any{"count": len(c.idx.Products), "kind": Kind, "level": "catalog",
-		"tool_count": len(c.idx.Tools)}
-	var products []any
+	jw := &jsonWriter{compactFrom: 4, out: w}
+	jw.object(0, []field{
+		{"count", len(c.idx.Products), nil}, {"kind", Kind, nil}, {"level", "catalog", nil},
+		{"products", nil, func(d int) { c.writeCompactProducts(jw, d) }},
+		{"tool_count", len(c.idx.Tools), nil},
+	})
+	jw.buf.WriteByte('\n')
+	jw.spill(0)
+	return jw.err
+}
+
+func (c *Catalog) writeCompactProducts(jw *jsonWriter, depth int) {
+	jw.buf.WriteByte('[')
 	for i := range c.idx.Products {
-		p, err := c.productHead(i)
+		jw.elem(i, depth)
+		head, err := c.productHead(i)
 		if err != nil {
-			return err
+			jw.fail(err)
+			return
 		}
-		for _, ti := range c.idx.Products[i].Tools {
-			p.Tools = append(p.Tools, c.idx.Tools[ti].Full.of(c.data))
+		m, err := compactMap(head)
+		if err != nil {
+			jw.fail(err)
+			return
 		}
-		products = append(products, p)
+		var fields []field
+		for _, k := range sortedKeys(m) {
+			fields = append(fields, field{k, m[k], nil})
+			if k == "tools" {
+				fields[len(fields)-1] = field{k, nil, func(d int) { c.writeCompactTools(jw, i, d) }}
+			}
+		}
+		jw.object(depth+1, fields)
 	}
-	out["products"] = products
-	v, err := compactPayload(out)
-	if err != nil {
-		return err
+	jw.close(']', len(c.idx.Products), depth)
+}
+
+func (c *Catalog) writeCompactTools(jw *jsonWriter, product, depth int) {
+	tools := c.idx.Products[product].Tools
+	jw.buf.WriteByte('[')
+	for j, ti := range tools {
+		jw.elem(j, depth)
+		t, err := c.tool(ti)
+		if err != nil {
+			jw.fail(err)
+			return
+		}
+		m, err := compactMap(t)
+		if err != nil {
+			jw.fail(err)
+			return
+		}
+		jw.value(m, depth+1)
+		jw.spill(64 << 10)
 	}
-	return writeJSON(w, v)
+	jw.close(']', len(tools), depth)
+}
+
+// compactMap returns the --compact form of a payload as a map.
+func compactMap(v any) (map[string]any, error) {
+	p, err := compactPayload(v)
+	m, _ := p.(map[string]any)
+	return m, err
 }

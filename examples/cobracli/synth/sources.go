@@ -42,8 +42,6 @@ func registry(leaves []Leaf) *gen.CommandRegistry {
 	return r
 }
 
-func flagsOf(l Leaf) []string { return flagNames[:3+l.N%5] }
-
 func metadata(leaves []Leaf) gen.MetadataSource {
 	m := gen.MetadataSource{Version: 1, Ref: "metadata/synth.json", Source: gen.SourceInfo{Name: "synth-metadata", Reviewed: true},
 		Tools: map[string]gen.ToolMetadata{}}
@@ -76,7 +74,10 @@ func selection(leaves []Leaf) gen.SelectionSource {
 func bindings(leaves []Leaf) *gen.Bindings {
 	b := &gen.Bindings{Version: 1, Ref: gen.BindingsFile, Tools: map[string]map[string]string{}}
 	for _, l := range leaves {
-		b.Tools[l.Canonical()] = map[string]string{"id": l.Group + "Id", "start": "startTime"}
+		b.Tools[l.Canonical()] = map[string]string{"id": l.Group + "Id"}
+		if len(flagsOf(l)) > 2 {
+			b.Tools[l.Canonical()]["start"] = "startTime"
+		}
 	}
 	return b
 }
@@ -84,9 +85,13 @@ func bindings(leaves []Leaf) *gen.Bindings {
 func typed(leaves []Leaf) *gen.TypedSource {
 	t := &gen.TypedSource{Ref: "typed", Tools: map[string]gen.TypedTool{}}
 	for _, l := range leaves {
-		params := map[string]gen.TypedParameter{"start": {Format: "date-time"}}
+		params := map[string]gen.TypedParameter{}
 		if len(flagsOf(l)) > 3 {
+			params["start"] = gen.TypedParameter{Format: "date-time"}
 			params["end"] = gen.TypedParameter{Format: "date-time", Example: "2026-03-10T15:00:00+08:00"}
+		}
+		if len(flagsOf(l)) > 9 {
+			params["format"] = gen.TypedParameter{Enum: []string{"json", "table"}}
 		}
 		t.Tools[l.Canonical()] = gen.TypedTool{Parameters: params}
 	}
