@@ -3,6 +3,7 @@ package kotlin
 import (
 	"encoding/json"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -12,52 +13,59 @@ import (
 // value (Long when an integer fits, else BigInteger or BigDecimal built from
 // the literal text). indent is the indentation of the expression's line.
 func jsonLiteral(v any, indent string) string {
+	var b strings.Builder
+	writeLiteral(&b, v, indent)
+	return b.String()
+}
+
+// writeLiteral writes the builder expression of v to b.
+func writeLiteral(b *strings.Builder, v any, indent string) {
 	switch x := v.(type) {
 	case map[string]any:
-		return objectLiteral(x, indent)
+		writeObject(b, x, indent)
 	case []any:
-		return arrayLiteral(x, indent)
+		writeArray(b, x, indent)
 	case string:
-		return "JsonPrimitive(" + kotlinString(x) + ")"
+		b.WriteString("JsonPrimitive(" + kotlinString(x) + ")")
 	case json.Number:
-		return numberLiteral(x)
+		b.WriteString(numberLiteral(x))
 	case bool:
-		if x {
-			return "JsonPrimitive(true)"
-		}
-		return "JsonPrimitive(false)"
+		b.WriteString("JsonPrimitive(" + strconv.FormatBool(x) + ")")
+	default:
+		b.WriteString("JsonNull")
 	}
-	return "JsonNull"
 }
 
-// objectLiteral builds an object with buildJsonObject.
-func objectLiteral(m map[string]any, indent string) string {
+// writeObject writes an object with buildJsonObject.
+func writeObject(b *strings.Builder, m map[string]any, indent string) {
 	if len(m) == 0 {
-		return "JsonObject(emptyMap())"
+		b.WriteString("JsonObject(emptyMap())")
+		return
 	}
 	inner := indent + "    "
-	var b strings.Builder
 	b.WriteString("buildJsonObject {\n")
 	for _, k := range sortedKeys(m) {
-		b.WriteString(inner + "put(" + kotlinString(k) + ", " + jsonLiteral(m[k], inner) + ")\n")
+		b.WriteString(inner + "put(" + kotlinString(k) + ", ")
+		writeLiteral(b, m[k], inner)
+		b.WriteString(")\n")
 	}
 	b.WriteString(indent + "}")
-	return b.String()
 }
 
-// arrayLiteral builds an array with buildJsonArray.
-func arrayLiteral(a []any, indent string) string {
+// writeArray writes an array with buildJsonArray.
+func writeArray(b *strings.Builder, a []any, indent string) {
 	if len(a) == 0 {
-		return "JsonArray(emptyList())"
+		b.WriteString("JsonArray(emptyList())")
+		return
 	}
 	inner := indent + "    "
-	var b strings.Builder
 	b.WriteString("buildJsonArray {\n")
 	for _, v := range a {
-		b.WriteString(inner + "add(" + jsonLiteral(v, inner) + ")\n")
+		b.WriteString(inner + "add(")
+		writeLiteral(b, v, inner)
+		b.WriteString(")\n")
 	}
 	b.WriteString(indent + "}")
-	return b.String()
 }
 
 // numberLiteral keeps a JSON number exact: small integers as Long literals,
