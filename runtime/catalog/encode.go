@@ -21,16 +21,21 @@ type Span struct {
 // MarshalJSON writes s as [off, len].
 func (s Span) MarshalJSON() ([]byte, error) { return json.Marshal([2]int{s.Off, s.Len}) }
 
-// UnmarshalJSON reads [off, len].
+// UnmarshalJSON reads [off, len]; it parses by hand, since an index holds
+// two spans per tool and every query opens the index.
 func (s *Span) UnmarshalJSON(b []byte) error {
-	var a []int
-	if err := json.Unmarshal(b, &a); err != nil {
-		return err
-	}
-	if len(a) != 2 {
+	in, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("["))
+	in, ok2 := bytes.CutSuffix(in, []byte("]"))
+	first, second, ok3 := bytes.Cut(in, []byte(","))
+	if !ok || !ok2 || !ok3 {
 		return fmt.Errorf("span %s is not [off, len]", b)
 	}
-	s.Off, s.Len = a[0], a[1]
+	off, err1 := strconv.Atoi(string(bytes.TrimSpace(first)))
+	n, err2 := strconv.Atoi(string(bytes.TrimSpace(second)))
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("span %s is not [off, len]", b)
+	}
+	s.Off, s.Len = off, n
 	return nil
 }
 
