@@ -19,10 +19,12 @@ if [ -z "$bin" ]; then
 	tmp="$(mktemp -d)"
 	trap 'rm -rf "$tmp"' EXIT
 	(cd "$tmp" && npm pack --silent "kotlin-compiler@$version" >/dev/null)
-	mkdir -p "$dest.partial"
-	tar -xzf "$tmp"/kotlin-compiler-*.tgz -C "$dest.partial"
-	rm -rf "$dest"
-	mv "$dest.partial" "$dest"
+	mkdir -p "$(dirname "$dest")"
+	partial="$(mktemp -d "$dest.partial.XXXXXX")"
+	tar -xzf "$tmp"/kotlin-compiler-*.tgz -C "$partial"
+	chmod 755 "$partial"
+	# Another run may have finished first; its copy is as good as ours.
+	mv -T "$partial" "$dest" 2>/dev/null || rm -rf "$partial"
 	bin="$(find_bin)"
 	if [ -z "$bin" ]; then
 		echo "kotlinc.sh: no bin/kotlinc in kotlin-compiler@$version" >&2

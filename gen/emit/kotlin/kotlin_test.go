@@ -151,7 +151,13 @@ func kotlinc(t *testing.T) string {
 	if k := os.Getenv("KOTLINC"); k != "" {
 		return k
 	}
-	found, _ := filepath.Glob(filepath.Join(repoRoot, ".cache", "kotlinc", "*", "package", "bin", "kotlinc"))
+	var found []string
+	all, _ := filepath.Glob(filepath.Join(repoRoot, ".cache", "kotlinc", "*", "package", "bin", "kotlinc"))
+	for _, f := range all {
+		if !strings.Contains(f, ".partial.") {
+			found = append(found, f)
+		}
+	}
 	if len(found) == 0 {
 		t.Fatal("no Kotlin compiler: run scripts/kotlinc.sh (it installs kotlinc into .cache/kotlinc/) or set KOTLINC")
 	}
