@@ -7,8 +7,10 @@ GO ?= go
 build:
 	$(GO) build -o bin/cetpgen ./cmd/cetpgen
 
-# tools installs what the tests need beyond Go.
+# tools installs what the tests need beyond Go: the Kotlin compiler (from
+# the npm registry, cached in .cache/kotlinc) for the Kotlin compile tests.
 tools:
+	scripts/kotlinc.sh
 
 vet:
 	$(GO) vet ./...
