@@ -355,11 +355,7 @@ func (b *builder) objectType(m map[string]any, hint string, fixed bool) *ktype {
 		}
 		return &ktype{kind: kObject}
 	}
-	name := hint
-	if !fixed {
-		name = b.names.name(hint)
-	}
-	c := &class{Name: name, Doc: docOf(m), Closed: m["additionalProperties"] == false}
+	c := &class{Name: b.typeName(hint, fixed), Doc: docOf(m), Closed: m["additionalProperties"] == false}
 	b.out.Classes = append(b.out.Classes, c)
 	c.Props = b.props(c, m, props)
 	return &ktype{kind: kClass, class: c}
@@ -389,30 +385,44 @@ func (b *builder) props(c *class, m map[string]any, props map[string]any) []*pro
 // enumType maps an enum: an enum class when every value is a string, else
 // the underlying type with the enum stated in the KDoc only.
 func (b *builder) enumType(m map[string]any, values []any, hint string, fixed bool) *ktype {
-	var wires []string
-	for _, v := range values {
-		switch s := v.(type) {
-		case string:
-			wires = append(wires, s)
-		case nil:
-		default:
-			return b.nonStringEnum(m, hint, fixed)
-		}
+	wires, ok := stringValues(values)
+	if !ok {
+		return b.nonStringEnum(m, hint, fixed)
 	}
 	if len(wires) == 0 {
 		return &ktype{kind: kJSON, why: "the enum only allows null"}
 	}
-	name := hint
-	if !fixed {
-		name = b.names.name(hint)
-	}
-	e := &enum{Name: name, Doc: docOf(m)}
+	e := &enum{Name: b.typeName(hint, fixed), Doc: docOf(m)}
 	consts := newAllocator("Companion")
 	for _, w := range wires {
 		e.Values = append(e.Values, enumValue{Const: consts.name(upperSnake(w)), Wire: w})
 	}
 	b.out.Enums = append(b.out.Enums, e)
 	return &ktype{kind: kEnum, enum: e}
+}
+
+// stringValues returns the enum's string values, skipping null; ok is
+// false when a value is neither a string nor null.
+func stringValues(values []any) (wires []string, ok bool) {
+	for _, v := range values {
+		switch s := v.(type) {
+		case string:
+			wires = append(wires, s)
+		case nil:
+		default:
+			return nil, false
+		}
+	}
+	return wires, true
+}
+
+// typeName returns the name of a new class, enum or union: the hint itself
+// when it was allocated already (fixed), else a fresh name from it.
+func (b *builder) typeName(hint string, fixed bool) string {
+	if fixed {
+		return hint
+	}
+	return b.names.name(hint)
 }
 
 // nonStringEnum maps an enum of other values by its declared type.
@@ -489,26 +499,33 @@ func (b *builder) unionType(m map[string]any, hint string, fixed bool) *ktype {
 	if branches == nil || hasAny(m, "type", "properties", "allOf", "not", "if", "enum", "const") {
 		return nil
 	}
-	resolved := make([]map[string]any, len(branches))
-	for i, br := range branches {
-		if resolved[i] = b.resolve(br); !isClassSchema(resolved[i]) {
-			return nil
-		}
+	resolved := b.classBranches(branches)
+	if resolved == nil {
+		return nil
 	}
 	disc, values := discriminator(resolved)
 	if disc == "" {
 		return nil
 	}
-	name := hint
-	if !fixed {
-		name = b.names.name(hint)
-	}
+	name := b.typeName(hint, fixed)
 	u := &union{Name: name, Doc: docOf(m), Discriminator: disc}
 	for i, br := range branches {
 		u.Variants = append(u.Variants, variant{Value: values[i], Type: b.typeOf(br, name+pascal(values[i], "Variant"), false)})
 	}
 	b.out.Unions = append(b.out.Unions, u)
 	return &ktype{kind: kUnion, union: u}
+}
+
+// classBranches resolves the branches, or returns nil unless every one is
+// an object class.
+func (b *builder) classBranches(branches []any) []map[string]any {
+	resolved := make([]map[string]any, len(branches))
+	for i, br := range branches {
+		if resolved[i] = b.resolve(br); !isClassSchema(resolved[i]) {
+			return nil
+		}
+	}
+	return resolved
 }
 
 // unionBranches returns the branches of the schema's oneOf or anyOf.

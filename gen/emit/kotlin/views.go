@@ -150,32 +150,44 @@ func (m *model) classView(c codec, cl *class) classView {
 	return v
 }
 
-// propView builds one property's declaration and conversions.
+// propView builds one property's declaration and conversions: a required
+// property is always written, an optional one only when set, and an
+// optional nullable one keeps absent and null apart.
 func (m *model) propView(c codec, p *prop) propView {
-	w := kotlinString(p.Wire)
-	at := fmt.Sprintf("%s.at(path, %s)", c.J, w)
-	self := "this." + p.Name
-	typ := c.typeName(p.Type)
 	v := propView{Name: p.Name}
 	if p.Doc != "" {
 		v.Doc = kdoc("        ", p.Doc)
 	}
+	w := kotlinString(p.Wire)
+	at := fmt.Sprintf("%s.at(path, %s)", c.J, w)
 	switch {
 	case p.Required:
-		v.Decl = typ
-		v.Decode = c.decode(p.Type, fmt.Sprintf("%s.required(obj, %s, path)", c.J, w), at, 0)
-		v.Encode = fmt.Sprintf("json[%s] = %s", w, c.encode(p.Type, self, 0))
+		v.Decl, v.Decode, v.Encode = requiredProp(c, p, w, at)
 	case p.Type.nullable:
-		opt := m.names.Optional
-		v.Decl = fmt.Sprintf("%s<%s> = %s.Absent", opt, typ, opt)
-		v.Decode = fmt.Sprintf("if (obj.containsKey(%s)) %s.Present(%s) else %s.Absent", w, opt, c.decode(p.Type, "obj.getValue("+w+")", at, 0), opt)
-		v.Encode = fmt.Sprintf("(%s as? %s.Present)?.let { m -> json[%s] = %s }", self, opt, w, c.encode(p.Type, "m.value", 0))
+		v.Decl, v.Decode, v.Encode = optionalNullableProp(c, m.names.Optional, p, w, at)
 	default:
-		v.Decl = strings.TrimSuffix(typ, "?") + "? = null"
+		v.Decl = strings.TrimSuffix(c.typeName(p.Type), "?") + "? = null"
 		v.Decode = fmt.Sprintf("obj[%s]?.let { m -> %s }", w, c.decode(p.Type, "m", at, 0))
-		v.Encode = fmt.Sprintf("%s?.let { m -> json[%s] = %s }", self, w, c.encode(p.Type, "m", 0))
+		v.Encode = fmt.Sprintf("this.%s?.let { m -> json[%s] = %s }", p.Name, w, c.encode(p.Type, "m", 0))
 	}
 	return v
+}
+
+// requiredProp returns a required property's declaration and conversions.
+func requiredProp(c codec, p *prop, w, at string) (decl, decode, encode string) {
+	decl = c.typeName(p.Type)
+	decode = c.decode(p.Type, fmt.Sprintf("%s.required(obj, %s, path)", c.J, w), at, 0)
+	encode = fmt.Sprintf("json[%s] = %s", w, c.encode(p.Type, "this."+p.Name, 0))
+	return decl, decode, encode
+}
+
+// optionalNullableProp returns the declaration and conversions of an
+// optional, nullable property, held in the Optional type opt.
+func optionalNullableProp(c codec, opt string, p *prop, w, at string) (decl, decode, encode string) {
+	decl = fmt.Sprintf("%s<%s> = %s.Absent", opt, c.typeName(p.Type), opt)
+	decode = fmt.Sprintf("if (obj.containsKey(%s)) %s.Present(%s) else %s.Absent", w, opt, c.decode(p.Type, "obj.getValue("+w+")", at, 0), opt)
+	encode = fmt.Sprintf("(this.%s as? %s.Present)?.let { m -> json[%s] = %s }", p.Name, opt, w, c.encode(p.Type, "m.value", 0))
+	return decl, decode, encode
 }
 
 // unionViewOf builds one sealed interface's view.
@@ -304,10 +316,7 @@ func (m *model) baseView() baseView {
 	}
 	v.Doc = kdoc("", fmt.Sprintf("%s is the generated CETP v2 Provider %s (%s), served at the authority %s.\n\n%s",
 		m.names.Base, p.Name, p.ID, p.Android.Authority, p.Description))
-	for _, s := range p.Scopes {
-		v.Scopes = append(v.Scopes, scopeView{Name: kotlinString(s.Name), Description: kotlinString(s.Description),
-			Title: kotlinString(s.Title), Access: strings.ToUpper(string(s.Access)), Sensitivity: strings.ToUpper(string(s.Sensitivity))})
-	}
+	v.Scopes = scopeViews(p)
 	var v1 []string
 	for _, t := range m.tools {
 		v.Tools = append(v.Tools, m.toolView(t))
@@ -317,6 +326,16 @@ func (m *model) baseView() baseView {
 	}
 	v.V1Tools = "setOf<String>(" + strings.Join(v1, ", ") + ")"
 	return v
+}
+
+// scopeViews returns the literals of the Provider's scopes.
+func scopeViews(p *ir.Provider) []scopeView {
+	var out []scopeView
+	for _, s := range p.Scopes {
+		out = append(out, scopeView{Name: kotlinString(s.Name), Description: kotlinString(s.Description),
+			Title: kotlinString(s.Title), Access: strings.ToUpper(string(s.Access)), Sensitivity: strings.ToUpper(string(s.Sensitivity))})
+	}
+	return out
 }
 
 // toolView builds one tool's view.
