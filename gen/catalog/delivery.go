@@ -149,30 +149,41 @@ func gateAll(c *catalog.Catalog, want map[string][]byte) error {
 	if err := c.WriteAll(&buf, false); err != nil {
 		return fmt.Errorf("delivery gate: --all: %w", err)
 	}
-	var all struct {
+	canonicals, err := allCanonicals(buf.Bytes())
+	if err != nil {
+		return err
+	}
+	for _, c := range canonicals {
+		if _, ok := want[c]; !ok {
+			return fmt.Errorf("delivery gate: --all tool %q is extra or repeated", c)
+		}
+		delete(want, c)
+	}
+	if len(want) > 0 {
+		return fmt.Errorf("delivery gate: --all lacks %v", sortedKeys(want))
+	}
+	return checkAllCopies(c, buf.Bytes(), len(canonicals))
+}
+
+// allCanonicals decodes the canonical path of every tool of --all.
+func allCanonicals(all []byte) ([]string, error) {
+	var v struct {
 		Products []struct {
 			Tools []struct {
 				CanonicalPath string `json:"canonical_path"`
 			} `json:"tools"`
 		} `json:"products"`
 	}
-	if err := json.Unmarshal(buf.Bytes(), &all); err != nil {
-		return fmt.Errorf("delivery gate: --all: %w", err)
+	if err := json.Unmarshal(all, &v); err != nil {
+		return nil, fmt.Errorf("delivery gate: --all: %w", err)
 	}
-	n := 0
-	for _, p := range all.Products {
+	var out []string
+	for _, p := range v.Products {
 		for _, t := range p.Tools {
-			if _, ok := want[t.CanonicalPath]; !ok {
-				return fmt.Errorf("delivery gate: --all tool %q is extra or repeated", t.CanonicalPath)
-			}
-			delete(want, t.CanonicalPath)
-			n++
+			out = append(out, t.CanonicalPath)
 		}
 	}
-	if len(want) > 0 {
-		return fmt.Errorf("delivery gate: --all lacks %v", sortedKeys(want))
-	}
-	return checkAllCopies(c, buf.Bytes(), n)
+	return out, nil
 }
 
 // checkAllCopies requires every stored tool to appear verbatim in --all.

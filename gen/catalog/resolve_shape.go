@@ -45,37 +45,47 @@ func splitGroups(set map[string]bool) [][]string {
 	return out
 }
 
+// shapeCands are the candidates of constraints, positionals and dry run.
+type shapeCands struct {
+	cons []cand[*catalog.Constraints]
+	pos  []cand[[]catalog.Positional]
+	dry  []cand[*catalog.DryRun]
+}
+
 // shape resolves constraints, positionals and dry run: reviewed metadata >
 // typed metadata > cobra.
 func (r *toolResolver) shape() {
-	var cons []cand[*catalog.Constraints]
-	var pos []cand[[]catalog.Positional]
-	var dry []cand[*catalog.DryRun]
+	var sc shapeCands
 	for _, m := range r.s.meta[r.canonical()] {
 		if !m.m.Constraints.Empty() {
-			cons = append(cons, cand[*catalog.Constraints]{value: m.m.Constraints, source: m.ref, prec: PrecReviewedManual})
+			sc.cons = append(sc.cons, cand[*catalog.Constraints]{value: m.m.Constraints, source: m.ref, prec: PrecReviewedManual})
 		}
 		if m.m.Positionals != nil {
-			pos = append(pos, cand[[]catalog.Positional]{value: m.m.Positionals, source: m.ref, prec: PrecReviewedManual})
+			sc.pos = append(sc.pos, cand[[]catalog.Positional]{value: m.m.Positionals, source: m.ref, prec: PrecReviewedManual})
 		}
 		if m.m.DryRun != nil {
-			dry = append(dry, cand[*catalog.DryRun]{value: m.m.DryRun, source: m.ref, prec: PrecReviewedManual})
+			sc.dry = append(sc.dry, cand[*catalog.DryRun]{value: m.m.DryRun, source: m.ref, prec: PrecReviewedManual})
 		}
 	}
+	r.typedShape(&sc)
+	r.t.Constraints = pickOptional(r, "constraints", sc.cons)
+	r.t.Positionals = pickOptional(r, "positionals", sc.pos)
+	r.t.DryRun = pickOptional(r, "dry_run", sc.dry)
+	r.checkConstraintNames()
+}
+
+// typedShape adds the typed metadata and cobra flag-group candidates.
+func (r *toolResolver) typedShape(sc *shapeCands) {
 	typed := r.s.typed[r.canonical()]
 	if !typed.Constraints.Empty() {
-		cons = append(cons, cand[*catalog.Constraints]{value: typed.Constraints, source: "typed_parameter_metadata", ref: r.s.typedRef(), prec: PrecTypedMetadata})
+		sc.cons = append(sc.cons, cand[*catalog.Constraints]{value: typed.Constraints, source: "typed_parameter_metadata", ref: r.s.typedRef(), prec: PrecTypedMetadata})
 	}
 	if typed.Positionals != nil {
-		pos = append(pos, cand[[]catalog.Positional]{value: typed.Positionals, source: "typed_parameter_metadata", ref: r.s.typedRef(), prec: PrecTypedMetadata})
+		sc.pos = append(sc.pos, cand[[]catalog.Positional]{value: typed.Positionals, source: "typed_parameter_metadata", ref: r.s.typedRef(), prec: PrecTypedMetadata})
 	}
 	if c := cobraConstraints(r.bc.Command); c != nil {
-		cons = append(cons, cand[*catalog.Constraints]{value: c, source: "cobra_flag_groups", prec: PrecCobraContract})
+		sc.cons = append(sc.cons, cand[*catalog.Constraints]{value: c, source: "cobra_flag_groups", prec: PrecCobraContract})
 	}
-	r.t.Constraints = pickOptional(r, "constraints", cons)
-	r.t.Positionals = pickOptional(r, "positionals", pos)
-	r.t.DryRun = pickOptional(r, "dry_run", dry)
-	r.checkConstraintNames()
 }
 
 // pickOptional resolves a field that exists only when a source sets it.
