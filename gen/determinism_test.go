@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,4 +150,60 @@ func firstDiff(a, b string) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// TestOutputDeterministic checks that every target's output is byte for
+// byte the same for the same specs, whatever the order of directories,
+// files and mapping keys, and across runs.
+func TestOutputDeterministic(t *testing.T) {
+	dirs := specDirs(t)
+	for i, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs[i] = abs
+	}
+	want := planBytes(t, copyShuffled(t, dirs, rand.New(rand.NewPCG(0, 0))), false)
+	for seed := range uint64(3) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		if got := planBytes(t, copyShuffled(t, dirs, rng), true); got != want {
+			t.Fatalf("seed %d: generated output differs at byte %d:\n got: %.300s\nwant: %.300s",
+				seed, firstDiff(got, want), got[firstDiff(got, want):], want[firstDiff(got, want):])
+		}
+	}
+}
+
+// planBytes renders every target for the spec directories, entered by
+// their relative names from their common parent so that the paths written
+// into headers are the same for every copy.
+func planBytes(t *testing.T, dirs []string, reverse bool) string {
+	t.Helper()
+	t.Chdir(filepath.Dir(dirs[0]))
+	rel := make([]string, len(dirs))
+	for i, d := range dirs {
+		rel[i] = filepath.Join("specs", filepath.Base(d))
+		if err := os.MkdirAll("specs", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(filepath.Base(d), rel[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if reverse {
+		slices.Reverse(rel)
+	}
+	ps, l, err := gen.Check(gen.OSSource, rel)
+	if err != nil || l.HasErrors() {
+		t.Fatalf("check: %v %v", err, l)
+	}
+	plan, err := gen.Plan(ps, nil, "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range plan.Files {
+		b.WriteString(f.Path + "\n" + string(f.Data) + "\n")
+	}
+	return b.String()
 }
