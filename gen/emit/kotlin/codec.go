@@ -61,6 +61,8 @@ var checks = map[kind]string{kObject: "obj", kString: "string", kLong: "long", k
 // decodeBase is decode without the null check.
 func (c codec) decodeBase(t *ktype, e, p string, d int) string {
 	switch {
+	case t.kind == kObject && t.closed:
+		return fmt.Sprintf("%s.empty(%s, %s)", c.J, e, p)
 	case t.kind == kString && t.constant != nil:
 		return fmt.Sprintf("%s.constant(%s, %s, %s)", c.J, e, p, kotlinString(*t.constant))
 	case checks[t.kind] != "":

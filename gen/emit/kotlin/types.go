@@ -35,6 +35,8 @@ type ktype struct {
 	elem     *ktype
 	// constant is the only accepted string of a const string.
 	constant *string
+	// closed marks a JsonObject whose schema allows no members at all.
+	closed bool
 	// why says why a schema was kept as JSON, for the KDoc.
 	why string
 }
@@ -353,7 +355,7 @@ func (b *builder) objectType(m map[string]any, hint string, fixed bool) *ktype {
 		if ap, ok := m["additionalProperties"].(map[string]any); ok {
 			return &ktype{kind: kMap, elem: b.typeOf(ap, hint+"Value", false)}
 		}
-		return &ktype{kind: kObject}
+		return &ktype{kind: kObject, closed: m["additionalProperties"] == false}
 	}
 	c := &class{Name: b.typeName(hint, fixed), Doc: docOf(m), Closed: m["additionalProperties"] == false}
 	b.out.Classes = append(b.out.Classes, c)

@@ -42,6 +42,13 @@ object BrokerToolProviderJson {
     /** obj returns e as an object. */
     fun obj(e: JsonElement, path: String): JsonObject = e as? JsonObject ?: fail(path, "expected an object")
 
+    /** empty returns e as an object without members (the schema allows none). */
+    fun empty(e: JsonElement, path: String): JsonObject {
+        val o = obj(e, path)
+        for (k in o.keys) fail(at(path, k), "property not allowed")
+        return o
+    }
+
     /** arr returns e as an array. */
     fun arr(e: JsonElement, path: String): JsonArray = e as? JsonArray ?: fail(path, "expected an array")
 
