@@ -157,17 +157,19 @@ func toolValue(t toolNames) jen.Code {
 }
 
 // renderSchemas renders the canonical schema JSON of every tool as
-// string constants, byte for byte as the IR holds them.
+// string constants, byte for byte as the IR holds them. Each constant is
+// its own declaration: a grouped block would make gofmt align the whole
+// block, which costs more than the rest of the file.
 //
+//	// createAlertInputSchema is the input schema of create_alert.
 //	const createAlertInputSchema = "{\"additionalProperties\":false,...}"
 func renderSchemas(f *jen.File, tools []toolNames) {
-	var defs []jen.Code
 	for _, t := range tools {
-		defs = append(defs, jen.Id(t.inSchema).Op("=").Lit(string(t.tool.Input.JSON)))
-		defs = append(defs, jen.Id(t.outSchema).Op("=").Lit(string(t.tool.Output.JSON)))
+		f.Comment("// " + t.inSchema + " is the input schema of " + t.tool.Name + ", in canonical JSON.")
+		f.Const().Id(t.inSchema).Op("=").Lit(string(t.tool.Input.JSON))
+		f.Comment("// " + t.outSchema + " is the output schema of " + t.tool.Name + ", in canonical JSON.")
+		f.Const().Id(t.outSchema).Op("=").Lit(string(t.tool.Output.JSON))
 	}
-	f.Comment("// The input and output schemas of the tools, in canonical JSON.")
-	f.Const().Defs(defs...)
 }
 
 // renderNew renders New and the adapter.

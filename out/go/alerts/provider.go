@@ -159,14 +159,26 @@ func Tools(h Handler) []provider.Tool {
 	}}
 }
 
-// The input and output schemas of the tools, in canonical JSON.
-const (
-	createAlertInputSchema  = "{\"additionalProperties\":false,\"properties\":{\"price\":{\"exclusiveMinimum\":0,\"type\":\"number\"},\"symbol\":{\"type\":\"string\"}},\"required\":[\"symbol\",\"price\"],\"type\":\"object\"}"
-	createAlertOutputSchema = "{\"properties\":{\"alert_id\":{\"type\":\"string\"}},\"required\":[\"alert_id\"],\"type\":\"object\"}"
-	deleteAlertInputSchema  = "{\"additionalProperties\":false,\"properties\":{\"alert_id\":{\"minLength\":1,\"type\":\"string\"}},\"required\":[\"alert_id\"],\"type\":\"object\"}"
-	deleteAlertOutputSchema = "{\"properties\":{\"alert_id\":{\"type\":\"string\"},\"deleted\":{\"const\":true,\"type\":\"boolean\"}},\"required\":[\"alert_id\",\"deleted\"],\"type\":\"object\"}"
-	listAlertsInputSchema   = "{\"additionalProperties\":false,\"properties\":{\"page_size\":{\"default\":50,\"maximum\":200,\"minimum\":1,\"type\":\"integer\"},\"page_token\":{\"description\":\"上一页返回的 next_page_token；首页为 null 或省略\",\"type\":[\"string\",\"null\"]},\"status\":{\"enum\":[\"active\",\"triggered\",\"paused\"],\"type\":\"string\"},\"symbol\":{\"description\":\"只返回该证券的提醒；省略时返回全部\",\"maxLength\":32,\"minLength\":1,\"type\":\"string\"}},\"type\":\"object\"}"
-	listAlertsOutputSchema  = "{\"$defs\":{\"alert\":{\"properties\":{\"alert_id\":{\"type\":\"string\"},\"created_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"direction\":{\"enum\":[\"above\",\"below\"],\"type\":\"string\"},\"note\":{\"maxLength\":200,\"type\":[\"string\",\"null\"]},\"price\":{\"exclusiveMinimum\":0,\"type\":\"number\"},\"status\":{\"enum\":[\"active\",\"triggered\",\"paused\"],\"type\":\"string\"},\"symbol\":{\"type\":\"string\"},\"triggered_at\":{\"format\":\"date-time\",\"type\":[\"string\",\"null\"]}},\"required\":[\"alert_id\",\"symbol\",\"price\",\"direction\",\"status\",\"created_at\",\"triggered_at\"],\"type\":\"object\"}},\"properties\":{\"alerts\":{\"items\":{\"$ref\":\"#/$defs/alert\"},\"type\":\"array\"},\"next_page_token\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"alerts\",\"next_page_token\"],\"type\":\"object\"}"
-	updateAlertInputSchema  = "{\"additionalProperties\":false,\"minProperties\":2,\"properties\":{\"alert_id\":{\"minLength\":1,\"type\":\"string\"},\"direction\":{\"enum\":[\"above\",\"below\"],\"type\":\"string\"},\"note\":{\"description\":\"设为 null 清除备注\",\"maxLength\":200,\"type\":[\"string\",\"null\"]},\"paused\":{\"type\":\"boolean\"},\"price\":{\"exclusiveMinimum\":0,\"type\":\"number\"}},\"required\":[\"alert_id\"],\"type\":\"object\"}"
-	updateAlertOutputSchema = "{\"properties\":{\"alert_id\":{\"type\":\"string\"},\"status\":{\"enum\":[\"active\",\"triggered\",\"paused\"],\"type\":\"string\"},\"updated_at\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"alert_id\",\"status\",\"updated_at\"],\"type\":\"object\"}"
-)
+// createAlertInputSchema is the input schema of create_alert, in canonical JSON.
+const createAlertInputSchema = "{\"additionalProperties\":false,\"properties\":{\"price\":{\"exclusiveMinimum\":0,\"type\":\"number\"},\"symbol\":{\"type\":\"string\"}},\"required\":[\"symbol\",\"price\"],\"type\":\"object\"}"
+
+// createAlertOutputSchema is the output schema of create_alert, in canonical JSON.
+const createAlertOutputSchema = "{\"properties\":{\"alert_id\":{\"type\":\"string\"}},\"required\":[\"alert_id\"],\"type\":\"object\"}"
+
+// deleteAlertInputSchema is the input schema of delete_alert, in canonical JSON.
+const deleteAlertInputSchema = "{\"additionalProperties\":false,\"properties\":{\"alert_id\":{\"minLength\":1,\"type\":\"string\"}},\"required\":[\"alert_id\"],\"type\":\"object\"}"
+
+// deleteAlertOutputSchema is the output schema of delete_alert, in canonical JSON.
+const deleteAlertOutputSchema = "{\"properties\":{\"alert_id\":{\"type\":\"string\"},\"deleted\":{\"const\":true,\"type\":\"boolean\"}},\"required\":[\"alert_id\",\"deleted\"],\"type\":\"object\"}"
+
+// listAlertsInputSchema is the input schema of list_alerts, in canonical JSON.
+const listAlertsInputSchema = "{\"additionalProperties\":false,\"properties\":{\"page_size\":{\"default\":50,\"maximum\":200,\"minimum\":1,\"type\":\"integer\"},\"page_token\":{\"description\":\"上一页返回的 next_page_token；首页为 null 或省略\",\"type\":[\"string\",\"null\"]},\"status\":{\"enum\":[\"active\",\"triggered\",\"paused\"],\"type\":\"string\"},\"symbol\":{\"description\":\"只返回该证券的提醒；省略时返回全部\",\"maxLength\":32,\"minLength\":1,\"type\":\"string\"}},\"type\":\"object\"}"
+
+// listAlertsOutputSchema is the output schema of list_alerts, in canonical JSON.
+const listAlertsOutputSchema = "{\"$defs\":{\"alert\":{\"properties\":{\"alert_id\":{\"type\":\"string\"},\"created_at\":{\"format\":\"date-time\",\"type\":\"string\"},\"direction\":{\"enum\":[\"above\",\"below\"],\"type\":\"string\"},\"note\":{\"maxLength\":200,\"type\":[\"string\",\"null\"]},\"price\":{\"exclusiveMinimum\":0,\"type\":\"number\"},\"status\":{\"enum\":[\"active\",\"triggered\",\"paused\"],\"type\":\"string\"},\"symbol\":{\"type\":\"string\"},\"triggered_at\":{\"format\":\"date-time\",\"type\":[\"string\",\"null\"]}},\"required\":[\"alert_id\",\"symbol\",\"price\",\"direction\",\"status\",\"created_at\",\"triggered_at\"],\"type\":\"object\"}},\"properties\":{\"alerts\":{\"items\":{\"$ref\":\"#/$defs/alert\"},\"type\":\"array\"},\"next_page_token\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"alerts\",\"next_page_token\"],\"type\":\"object\"}"
+
+// updateAlertInputSchema is the input schema of update_alert, in canonical JSON.
+const updateAlertInputSchema = "{\"additionalProperties\":false,\"minProperties\":2,\"properties\":{\"alert_id\":{\"minLength\":1,\"type\":\"string\"},\"direction\":{\"enum\":[\"above\",\"below\"],\"type\":\"string\"},\"note\":{\"description\":\"设为 null 清除备注\",\"maxLength\":200,\"type\":[\"string\",\"null\"]},\"paused\":{\"type\":\"boolean\"},\"price\":{\"exclusiveMinimum\":0,\"type\":\"number\"}},\"required\":[\"alert_id\"],\"type\":\"object\"}"
+
+// updateAlertOutputSchema is the output schema of update_alert, in canonical JSON.
+const updateAlertOutputSchema = "{\"properties\":{\"alert_id\":{\"type\":\"string\"},\"status\":{\"enum\":[\"active\",\"triggered\",\"paused\"],\"type\":\"string\"},\"updated_at\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"alert_id\",\"status\",\"updated_at\"],\"type\":\"object\"}"
