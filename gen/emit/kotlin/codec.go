@@ -2,6 +2,7 @@ package kotlin
 
 import (
 	"fmt"
+	"strings"
 )
 
 // codec writes Kotlin type names and JSON conversion expressions. J is the
@@ -63,6 +64,8 @@ func (c codec) decodeBase(t *ktype, e, p string, d int) string {
 	switch {
 	case t.kind == kObject && t.closed:
 		return fmt.Sprintf("%s.empty(%s, %s)", c.J, e, p)
+	case t.kind == kLong && t.longs != nil:
+		return fmt.Sprintf("%s.longIn(%s, %s, setOf(%s))", c.J, e, p, strings.Join(t.longs, ", "))
 	case t.kind == kString && t.constant != nil:
 		return fmt.Sprintf("%s.constant(%s, %s, %s)", c.J, e, p, kotlinString(*t.constant))
 	case checks[t.kind] != "":

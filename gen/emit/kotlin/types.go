@@ -3,7 +3,9 @@ package kotlin
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -37,6 +39,8 @@ type ktype struct {
 	constant *string
 	// closed marks a JsonObject whose schema allows no members at all.
 	closed bool
+	// longs are the allowed values of an integer enum, as Long literals.
+	longs []string
 	// why says why a schema was kept as JSON, for the KDoc.
 	why string
 }
@@ -433,7 +437,29 @@ func (b *builder) nonStringEnum(m map[string]any, hint string, fixed bool) *ktyp
 	if len(types) != 1 {
 		return &ktype{kind: kJSON, why: "an enum of mixed values is kept as JSON"}
 	}
-	return b.typed(types[0], m, hint, fixed)
+	t := b.typed(types[0], m, hint, fixed)
+	if t.kind == kLong {
+		t.longs = integerValues(m["enum"].([]any))
+	}
+	return t
+}
+
+// integerValues returns the enum's integer values as Kotlin Long literals
+// (nil when one is not an integer that fits a Long); null is skipped.
+func integerValues(values []any) []string {
+	var out []string
+	for _, v := range values {
+		if v == nil {
+			continue
+		}
+		n, ok := v.(json.Number)
+		i, err := n.Int64()
+		if !ok || err != nil || i == math.MinInt64 {
+			return nil
+		}
+		out = append(out, strconv.FormatInt(i, 10)+"L")
+	}
+	return out
 }
 
 // docOf returns a schema's title and description as one text.
@@ -461,7 +487,7 @@ func propDoc(s any, t *ktype) string {
 	if d, ok := m["default"]; ok {
 		parts = append(parts, "Default: "+compactJSON(d)+" (applied by the caller, not by decoding).")
 	}
-	if e, ok := m["enum"]; ok && t.kind != kEnum {
+	if e, ok := m["enum"]; ok && t.kind != kEnum && t.longs == nil {
 		parts = append(parts, "One of "+compactJSON(e)+" (not checked by decoding).")
 	}
 	if c, ok := m["const"]; ok && t.constant == nil {

@@ -73,6 +73,13 @@ object BrokerToolProviderJson {
         fail(path, "expected an integer")
     }
 
+    /** longIn returns e as an integer that is one of the allowed values. */
+    fun longIn(e: JsonElement, path: String, allowed: Set<Long>): Long {
+        val n = long(e, path)
+        if (n !in allowed) fail(path, "not one of the allowed values")
+        return n
+    }
+
     /** decimal returns e as an exact number. */
     fun decimal(e: JsonElement, path: String): BigDecimal {
         val p = e as? JsonPrimitive

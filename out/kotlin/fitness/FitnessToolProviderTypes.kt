@@ -505,9 +505,6 @@ object ListWorkouts {
      */
     data class SwimDetail(
         val laps: Long,
-        /**
-         * One of [25,50,null] (not checked by decoding).
-         */
         val poolLengthM: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
         val sport: String,
         val strokes: List<StrokesItem>? = null,
@@ -528,7 +525,7 @@ object ListWorkouts {
                 val obj = FitnessToolProviderJson.obj(element, path)
                 return SwimDetail(
                     laps = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "laps", path), FitnessToolProviderJson.at(path, "laps")),
-                    poolLengthM = if (obj.containsKey("pool_length_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("pool_length_m")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "pool_length_m")) }) else FitnessToolProviderOptional.Absent,
+                    poolLengthM = if (obj.containsKey("pool_length_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("pool_length_m")) { n0 -> FitnessToolProviderJson.longIn(n0, FitnessToolProviderJson.at(path, "pool_length_m"), setOf(25L, 50L)) }) else FitnessToolProviderOptional.Absent,
                     sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "swim"),
                     strokes = obj["strokes"]?.let { m -> FitnessToolProviderJson.arr(m, FitnessToolProviderJson.at(path, "strokes")).mapIndexed { i0, e0 -> StrokesItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "strokes"), i0)) } },
                 )
