@@ -119,6 +119,14 @@ var reservedTypeNames = []string{
 	"Exception", "IllegalArgumentException", "ArithmeticException",
 	"Companion", "Json", "JsonElement", "JsonObject", "JsonArray",
 	"JsonPrimitive", "JsonNull", "BigDecimal", "Input", "Output",
+	// Names the generated files import explicitly: an import beats a
+	// declaration of the same package, so a tool object must not take one.
+	"Bundle", "PendingIntent", "Service", "Intent", "IBinder",
+	"CetpAccessDecision", "CetpCallerIdentity", "CetpLimits",
+	"CetpMutationExecutor", "CetpProviderDescriptor", "CetpProviderRequest",
+	"CetpProviderResult", "CetpProviderTool", "CetpV2ContentProvider",
+	"ConfirmationPolicy", "ExecutionMode", "ProviderScope", "ScopeAccess",
+	"ScopeSensitivity", "ToolAnnotations", "ToolEffect", "ToolRisk",
 }
 
 // buildToolTypes maps a tool's input and output schemas to Kotlin types.
