@@ -77,11 +77,34 @@ func checkSpans(idx *Index, n int) error {
 		spans = append(spans, t.Summary, t.Full)
 	}
 	for _, s := range spans {
-		if s.Off < 0 || s.Len <= 0 || s.Off+s.Len > n {
+		if s.Off < 0 || s.Len <= 0 || s.Off > n-s.Len {
 			return fmt.Errorf("catalog index span %d+%d is outside the catalog (%d bytes)", s.Off, s.Len, n)
 		}
 	}
+	return checkNesting(idx)
+}
+
+// checkNesting requires every cut-out span inside its container and every
+// product's tool numbers to name tools of that product.
+func checkNesting(idx *Index) error {
+	if !inside(idx.CatalogProducts, idx.Catalog) {
+		return fmt.Errorf("catalog index: the product list is outside the catalog object")
+	}
+	for i, p := range idx.Products {
+		if !inside(p.ToolsSpan, p.Span) || !inside(p.Span, idx.CatalogProducts) {
+			return fmt.Errorf("catalog index: product %q spans do not nest", p.ID)
+		}
+		for _, t := range p.Tools {
+			if t < 0 || t >= len(idx.Tools) || idx.Tools[t].Product != i {
+				return fmt.Errorf("catalog index: product %q lists tool %d, which is not its own", p.ID, t)
+			}
+		}
+	}
 	return nil
+}
+
+func inside(inner, outer Span) bool {
+	return inner.Off >= outer.Off && inner.Off+inner.Len <= outer.Off+outer.Len
 }
 
 func buildLookup(idx *Index) (*lookup, error) {
