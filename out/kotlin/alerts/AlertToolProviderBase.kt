@@ -217,12 +217,19 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
     protected abstract fun updateAlert(input: UpdateAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<UpdateAlert.Output>
 
     /**
-     * authorize checks the spec's scopes for the tool, then its confirmation
-     * policy. Granted(providerConfirmed = true) comes only from an Approved
-     * confirmation.
+     * authorize checks, in this order, the shape of the arguments against the
+     * tool's input schema (INVALID_ARGS, before anyone is asked to approve a
+     * call that cannot run), the spec's scopes for the tool, then its
+     * confirmation policy. Granted(providerConfirmed = true) comes only from
+     * an Approved confirmation.
      */
     final override fun authorize(request: CetpProviderRequest): CetpAccessDecision {
         val scopes = scopesOf(request.tool.name) ?: return CetpAccessDecision.Denied(message = "Unknown tool")
+        try {
+            checkArgs(request)
+        } catch (e: AlertToolProviderJson.InvalidArgs) {
+            return CetpAccessDecision.Denied(message = e.message ?: "Invalid arguments", errorCode = "INVALID_ARGS")
+        }
         val missing = scopes.filterNot { holdsScope(request.caller, it) }
         if (missing.isNotEmpty()) return onMissingScopes(request, missing)
         return when (confirmationOf(request.tool.name)) {
@@ -286,6 +293,16 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         return when (val reply = updateAlert(input, request)) {
             is AlertToolProviderReply.Done -> CetpProviderResult.Inline(UpdateAlert.encodeOutput(reply.output))
             is AlertToolProviderReply.Raw -> reply.result
+        }
+    }
+
+    /** checkArgs decodes the arguments of the call's tool, throwing InvalidArgs on a wrong shape. */
+    private fun checkArgs(request: CetpProviderRequest) {
+        when (request.tool.name) {
+            "create_alert" -> CreateAlert.decodeInput(request.args)
+            "delete_alert" -> DeleteAlert.decodeInput(request.args)
+            "list_alerts" -> ListAlerts.decodeInput(request.args)
+            "update_alert" -> UpdateAlert.decodeInput(request.args)
         }
     }
 

@@ -256,12 +256,19 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
     protected abstract fun placeOrder(input: PlaceOrder.Input, request: CetpProviderRequest): BrokerToolProviderReply<PlaceOrder.Output>
 
     /**
-     * authorize checks the spec's scopes for the tool, then its confirmation
-     * policy. Granted(providerConfirmed = true) comes only from an Approved
-     * confirmation.
+     * authorize checks, in this order, the shape of the arguments against the
+     * tool's input schema (INVALID_ARGS, before anyone is asked to approve a
+     * call that cannot run), the spec's scopes for the tool, then its
+     * confirmation policy. Granted(providerConfirmed = true) comes only from
+     * an Approved confirmation.
      */
     final override fun authorize(request: CetpProviderRequest): CetpAccessDecision {
         val scopes = scopesOf(request.tool.name) ?: return CetpAccessDecision.Denied(message = "Unknown tool")
+        try {
+            checkArgs(request)
+        } catch (e: BrokerToolProviderJson.InvalidArgs) {
+            return CetpAccessDecision.Denied(message = e.message ?: "Invalid arguments", errorCode = "INVALID_ARGS")
+        }
         val missing = scopes.filterNot { holdsScope(request.caller, it) }
         if (missing.isNotEmpty()) return onMissingScopes(request, missing)
         return when (confirmationOf(request.tool.name)) {
@@ -338,6 +345,17 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         return when (val reply = placeOrder(input, request)) {
             is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(PlaceOrder.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
+        }
+    }
+
+    /** checkArgs decodes the arguments of the call's tool, throwing InvalidArgs on a wrong shape. */
+    private fun checkArgs(request: CetpProviderRequest) {
+        when (request.tool.name) {
+            "cancel_order" -> CancelOrder.decodeInput(request.args)
+            "export_statements" -> ExportStatements.decodeInput(request.args)
+            "get_portfolio" -> GetPortfolio.decodeInput(request.args)
+            "get_quote" -> GetQuote.decodeInput(request.args)
+            "place_order" -> PlaceOrder.decodeInput(request.args)
         }
     }
 

@@ -290,12 +290,19 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
     protected abstract fun updatePreferences(input: UpdatePreferences.Input, request: CetpProviderRequest): FitnessToolProviderReply<UpdatePreferences.Output>
 
     /**
-     * authorize checks the spec's scopes for the tool, then its confirmation
-     * policy. Granted(providerConfirmed = true) comes only from an Approved
-     * confirmation.
+     * authorize checks, in this order, the shape of the arguments against the
+     * tool's input schema (INVALID_ARGS, before anyone is asked to approve a
+     * call that cannot run), the spec's scopes for the tool, then its
+     * confirmation policy. Granted(providerConfirmed = true) comes only from
+     * an Approved confirmation.
      */
     final override fun authorize(request: CetpProviderRequest): CetpAccessDecision {
         val scopes = scopesOf(request.tool.name) ?: return CetpAccessDecision.Denied(message = "Unknown tool")
+        try {
+            checkArgs(request)
+        } catch (e: FitnessToolProviderJson.InvalidArgs) {
+            return CetpAccessDecision.Denied(message = e.message ?: "Invalid arguments", errorCode = "INVALID_ARGS")
+        }
         val missing = scopes.filterNot { holdsScope(request.caller, it) }
         if (missing.isNotEmpty()) return onMissingScopes(request, missing)
         return when (confirmationOf(request.tool.name)) {
@@ -385,6 +392,18 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         return when (val reply = updatePreferences(input, request)) {
             is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(UpdatePreferences.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
+        }
+    }
+
+    /** checkArgs decodes the arguments of the call's tool, throwing InvalidArgs on a wrong shape. */
+    private fun checkArgs(request: CetpProviderRequest) {
+        when (request.tool.name) {
+            "delete_workout" -> DeleteWorkout.decodeInput(request.args)
+            "export_health_data" -> ExportHealthData.decodeInput(request.args)
+            "list_workouts" -> ListWorkouts.decodeInput(request.args)
+            "log_workout" -> LogWorkout.decodeInput(request.args)
+            "sync_wearable" -> SyncWearable.decodeInput(request.args)
+            "update_preferences" -> UpdatePreferences.decodeInput(request.args)
         }
     }
 

@@ -92,7 +92,7 @@ class Alerts : AlertToolProviderBase() {
     )
 
     fun exec(tool: String, args: String): CetpProviderResult = executeTool(request(tool, args))
-    fun auth(tool: String): CetpAccessDecision = authorize(request(tool, "{}"))
+    fun auth(tool: String, args: String = "{}"): CetpAccessDecision = authorize(request(tool, args))
     fun v1(method: String, extras: Bundle?): Bundle = handleV1Call(method, null, extras, caller)
 }
 
@@ -115,12 +115,16 @@ fun providerChecks() {
     check("no scope is denied", (p.auth("list_alerts") as? CetpAccessDecision.Denied)?.errorCode == "PERMISSION_DENIED")
     p.granted.add("alerts.read")
     check("read scope grants list", p.auth("list_alerts") == CetpAccessDecision.Granted(providerConfirmed = false))
-    check("read scope does not grant create", p.auth("create_alert") is CetpAccessDecision.Denied)
+    val create = """{"price":1,"symbol":"S"}"""
+    val delete = """{"alert_id":"a_1"}"""
+    check("read scope does not grant create", (p.auth("create_alert", create) as? CetpAccessDecision.Denied)?.errorCode == "PERMISSION_DENIED")
+    check("args are checked before scopes", (p.auth("create_alert", "{}") as? CetpAccessDecision.Denied)?.errorCode == "INVALID_ARGS")
     p.granted.add("alerts.write")
-    check("provider_policy defaults to unconfirmed grant", p.auth("create_alert") == CetpAccessDecision.Granted(providerConfirmed = false))
-    check("always + rejected is USER_CANCELLED", (p.auth("delete_alert") as? CetpAccessDecision.Denied)?.errorCode == "USER_CANCELLED")
+    check("provider_policy defaults to unconfirmed grant", p.auth("create_alert", create) == CetpAccessDecision.Granted(providerConfirmed = false))
+    check("always + rejected is USER_CANCELLED", (p.auth("delete_alert", delete) as? CetpAccessDecision.Denied)?.errorCode == "USER_CANCELLED")
+    check("bad args never reach confirmation", (p.auth("delete_alert", "{}") as? CetpAccessDecision.Denied)?.errorCode == "INVALID_ARGS")
     p.answer = AlertToolProviderConfirmation.Approved
-    check("always + approved is provider-confirmed", p.auth("delete_alert") == CetpAccessDecision.Granted(providerConfirmed = true))
+    check("always + approved is provider-confirmed", p.auth("delete_alert", delete) == CetpAccessDecision.Granted(providerConfirmed = true))
 
     val q = Alerts()
     val list = q.v1("list_tools", null)
