@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/spf13/cobra"
@@ -174,7 +176,7 @@ func hashJSON(v any) string {
 
 // header computes the agent and interface metadata summaries.
 func (s *sourceSet) header(reg *catalog.Registry, surface string) catalog.Header {
-	am := catalog.AgentMetadata{Source: "reviewed-selection", SourceHash: hashJSON([]any{s.in.Selection, s.in.Metadata}),
+	am := catalog.AgentMetadata{Source: "reviewed-selection", SourceHash: s.agentSourceHash(),
 		SurfaceHash: surface, SurfaceProducts: len(reg.Products), SurfaceTools: reg.ToolCount(), Version: 1}
 	for _, p := range reg.Products {
 		if len(s.prodSel[p.ID]) > 0 {
@@ -209,13 +211,25 @@ func (s *sourceSet) interfaceMetadata(reg *catalog.Registry) catalog.InterfaceMe
 			}
 		}
 	}
-	for _, svc := range f.Services {
+	services := slices.Sorted(slices.Values(f.Services))
+	for _, svc := range services {
 		if !used[svc] {
 			cov.MissingServices = append(cov.MissingServices, svc)
 		}
 	}
 	cov.SnapshotServices = len(f.Services) - len(cov.MissingServices)
 	cov.UnmatchedTools = cov.SurfaceTools - cov.MatchedTools
-	return catalog.InterfaceMetadata{Coverage: cov, Source: f.Source, SourceHash: hashJSON(f),
+	norm := *f
+	norm.Services = services
+	return catalog.InterfaceMetadata{Coverage: cov, Source: f.Source, SourceHash: hashJSON(norm),
 		SourceRevision: f.SourceRevision, ToolCount: cov.MatchedTools, Version: 1}
+}
+
+// agentSourceHash hashes the selection and metadata sources in the order
+// of their refs, so that the order a generator feeds them in is not part
+// of the catalog.
+func (s *sourceSet) agentSourceHash() string {
+	sel := slices.SortedFunc(slices.Values(s.in.Selection), func(a, b SelectionSource) int { return strings.Compare(a.Ref, b.Ref) })
+	meta := slices.SortedFunc(slices.Values(s.in.Metadata), func(a, b MetadataSource) int { return strings.Compare(a.Ref, b.Ref) })
+	return hashJSON([]any{sel, meta})
 }

@@ -55,6 +55,7 @@ func newSourceSet(in *Input, root string, known map[string]bool) (*sourceSet, er
 	s.addMetadata()
 	s.addSelection()
 	s.addRest()
+	s.sortEntries()
 	return s, s.checkKnown(known)
 }
 
@@ -86,6 +87,19 @@ func (s *sourceSet) addRest() {
 	}
 	if f := s.in.Interfaces; f != nil {
 		s.ifc = f.Tools
+	}
+}
+
+// sortEntries orders each tool's and product's source entries by ref, so
+// that the order sources are fed in never shows in the catalog.
+func (s *sourceSet) sortEntries() {
+	for _, es := range s.meta {
+		sort.SliceStable(es, func(i, j int) bool { return es[i].ref < es[j].ref })
+	}
+	for _, m := range []map[string][]selEntry{s.sel, s.prodSel} {
+		for _, es := range m {
+			sort.SliceStable(es, func(i, j int) bool { return es[i].ref < es[j].ref })
+		}
 	}
 }
 

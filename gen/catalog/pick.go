@@ -68,7 +68,7 @@ func pick[T any](ranks map[string]int, field string, cands []cand[T]) (T, catalo
 	if len(cands) == 0 {
 		return zero, catalog.FieldProvenance{}, fmt.Errorf("%s: no candidate", field)
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return ranks[cands[i].prec] > ranks[cands[j].prec] })
+	sort.SliceStable(cands, func(i, j int) bool { return candLess(ranks, &cands[i], &cands[j]) })
 	raws := make([]json.RawMessage, len(cands))
 	for i, c := range cands {
 		if _, ok := ranks[c.prec]; !ok {
@@ -101,6 +101,18 @@ func provenance[T any](cands []cand[T], raws []json.RawMessage, resolution strin
 			Selected: i == 0, Source: c.source, SourceRef: c.ref, Value: raws[i]})
 	}
 	return p
+}
+
+// candLess orders candidates by rank, then by source and ref, so that the
+// order sources are fed in never shows in the provenance.
+func candLess[T any](ranks map[string]int, a, b *cand[T]) bool {
+	if ra, rb := ranks[a.prec], ranks[b.prec]; ra != rb {
+		return ra > rb
+	}
+	if a.source != b.source {
+		return a.source < b.source
+	}
+	return a.ref < b.ref
 }
 
 // mustJSON encodes v; every candidate value is plain data.
