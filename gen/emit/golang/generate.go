@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/token"
 	"sync"
 
 	"github.com/cetpgen/cetpgen/gen/emit"
@@ -23,6 +24,9 @@ var reserved = []string{"Handler", "Client", "NewClient", "New", "Tools", "Descr
 // alone; the files, which only read its result, render in parallel, and
 // their order and bytes do not depend on scheduling.
 func Generate(p *ir.Provider) ([]emit.File, error) {
+	if !token.IsIdentifier(p.Targets.GoPackage) {
+		return nil, fmt.Errorf("go: package name %q is not a Go identifier (a keyword?); set targets.go.package", p.Targets.GoPackage)
+	}
 	m, tools := build(p)
 	parts := []struct {
 		name   string

@@ -2,6 +2,8 @@ package golang
 
 import (
 	"go/parser"
+
+	"github.com/cetpgen/cetpgen/gen/ir"
 	"go/token"
 	"strings"
 	"testing"
@@ -77,5 +79,15 @@ func TestWrap(t *testing.T) {
 	want := strings.Repeat("word", 50) + strings.Repeat("x", 250)
 	if got := strings.ReplaceAll(strings.Join(lines, ""), " ", ""); got != want {
 		t.Errorf("wrap lost text: %v", lines)
+	}
+}
+
+// TestKeywordPackage proves a package name that is a Go keyword is an
+// error, not broken code.
+func TestKeywordPackage(t *testing.T) {
+	p := &ir.Provider{Slug: "type"}
+	p.Targets.GoPackage = "type"
+	if _, err := Generate(p); err == nil {
+		t.Fatal("keyword package accepted")
 	}
 }
