@@ -2,11 +2,11 @@ package golang
 
 import (
 	"go/parser"
-
-	"github.com/cetpgen/cetpgen/gen/ir"
 	"go/token"
 	"strings"
 	"testing"
+
+	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
 // TestExportName proves every property name becomes an exported Go
