@@ -23,11 +23,13 @@ const maxNoteValue = 120
 // express, with their values, as one sentence; "" when there are none.
 //
 // A string enum and the date-time format are expressed by the type; a
-// default is named because neither the type nor the runtime applies it.
+// default is named because neither the type nor the runtime applies it; a
+// $ref to another resource is named because its type is raw JSON.
 func constraintNote(obj map[string]any) string {
 	var parts []string
 	for _, k := range sortedKeys(obj) {
-		if mapped[k] || k == "enum" && stringEnum(obj) != nil || k == "format" && obj[k] == "date-time" {
+		if mapped[k] && !(k == "$ref" && !strings.HasPrefix(str(obj[k]), "#")) ||
+			k == "enum" && stringEnum(obj) != nil || k == "format" && obj[k] == "date-time" {
 			continue
 		}
 		parts = append(parts, k+" "+noteValue(obj[k]))
