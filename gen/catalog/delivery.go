@@ -141,53 +141,31 @@ func mapOf(v any) map[string]any {
 	return m
 }
 
-// gateAll checks that --all is valid JSON holding every tool exactly once,
-// in product order, as the stored bytes the leaf gate verified.
+// gateAll checks that --all is valid JSON that holds, in product order,
+// the stored bytes of every tool the leaf gate verified, and no other tool
+// (the index lists each tool in exactly one product; Open checks that).
 func gateAll(c *catalog.Catalog, want map[string][]byte) error {
+	if got := len(c.Canonicals()); got != len(want) {
+		return fmt.Errorf("delivery gate: the index holds %d tools, the registry %d", got, len(want))
+	}
+	for _, canonical := range c.Canonicals() {
+		if _, ok := want[canonical]; !ok {
+			return fmt.Errorf("delivery gate: the index holds %q, which the registry lacks", canonical)
+		}
+	}
 	var buf bytes.Buffer
-	buf.Grow(len(want) * 32 << 10)
+	buf.Grow(c.Size())
 	if err := c.WriteAll(&buf, false); err != nil {
 		return fmt.Errorf("delivery gate: --all: %w", err)
 	}
-	canonicals, err := allCanonicals(buf.Bytes())
-	if err != nil {
-		return err
+	if !json.Valid(buf.Bytes()) {
+		return fmt.Errorf("delivery gate: --all is not valid JSON")
 	}
-	for _, c := range canonicals {
-		if _, ok := want[c]; !ok {
-			return fmt.Errorf("delivery gate: --all tool %q is extra or repeated", c)
-		}
-		delete(want, c)
-	}
-	if len(want) > 0 {
-		return fmt.Errorf("delivery gate: --all lacks %v", sortedKeys(want))
-	}
-	return checkAllCopies(c, buf.Bytes(), len(canonicals))
-}
-
-// allCanonicals decodes the canonical path of every tool of --all.
-func allCanonicals(all []byte) ([]string, error) {
-	var v struct {
-		Products []struct {
-			Tools []struct {
-				CanonicalPath string `json:"canonical_path"`
-			} `json:"tools"`
-		} `json:"products"`
-	}
-	if err := json.Unmarshal(all, &v); err != nil {
-		return nil, fmt.Errorf("delivery gate: --all: %w", err)
-	}
-	var out []string
-	for _, p := range v.Products {
-		for _, t := range p.Tools {
-			out = append(out, t.CanonicalPath)
-		}
-	}
-	return out, nil
+	return checkAllCopies(c, buf.Bytes())
 }
 
 // checkAllCopies requires every stored tool to appear verbatim in --all.
-func checkAllCopies(c *catalog.Catalog, all []byte, n int) error {
+func checkAllCopies(c *catalog.Catalog, all []byte) error {
 	pos := 0
 	for _, canonical := range c.Canonicals() {
 		stored, _ := c.StoredTool(canonical)
@@ -196,9 +174,6 @@ func checkAllCopies(c *catalog.Catalog, all []byte, n int) error {
 			return fmt.Errorf("delivery gate: --all does not hold the stored bytes of %s", canonical)
 		}
 		pos += i + len(stored)
-	}
-	if n != len(c.Canonicals()) {
-		return fmt.Errorf("delivery gate: --all holds %d tools, the index %d", n, len(c.Canonicals()))
 	}
 	return nil
 }

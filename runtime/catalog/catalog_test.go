@@ -23,11 +23,19 @@ func testTool(product, group, verb string, aliases ...string) ToolSpec {
 	}
 }
 
+// bigTool is a tool whose payload is larger than the writer's chunk
+// threshold.
+func bigTool() ToolSpec {
+	t := testTool("doc", "file", "put")
+	t.Description = strings.Repeat("A \"quoted\" \\ long   description\n\t", 400)
+	return t
+}
+
 func testRegistry() *Registry {
 	return &Registry{Products: []ProductSpec{
 		{ID: "cal", Name: "Calendar", Description: "Calendar", Runtime: true,
 			Tools: []ToolSpec{testTool("cal", "event", "create"), testTool("cal", "event", "list", "cal ls")}},
-		{ID: "doc", Name: "Docs", Description: "Docs", Runtime: true, Tools: []ToolSpec{testTool("doc", "file", "get")}},
+		{ID: "doc", Name: "Docs", Description: "Docs", Runtime: true, Tools: []ToolSpec{testTool("doc", "file", "get"), bigTool()}},
 	}}
 }
 
@@ -66,7 +74,7 @@ func TestEncodeIsCompactMarshalOfTheEnvelope(t *testing.T) {
 func TestDecodeRoundTripAndHash(t *testing.T) {
 	_, data, _ := testCatalog(t)
 	reg, surface, err := Decode(data)
-	if err != nil || surface != "sha256:surface" || reg.ToolCount() != 3 {
+	if err != nil || surface != "sha256:surface" || reg.ToolCount() != 4 {
 		t.Fatalf("Decode: %v %s", err, surface)
 	}
 	data2, _, err := Encode(reg, surface)
@@ -196,7 +204,7 @@ func TestAllHoldsStoredTools(t *testing.T) {
 		} `json:"products"`
 		ToolCount int `json:"tool_count"`
 	}
-	if err := json.Unmarshal(buf.Bytes(), &all); err != nil || all.ToolCount != 3 {
+	if err := json.Unmarshal(buf.Bytes(), &all); err != nil || all.ToolCount != 4 {
 		t.Fatalf("--all: %v", err)
 	}
 	stored, _ := c.StoredTool("cal.create_event")

@@ -50,9 +50,39 @@ func (s Span) of(data []byte) []byte { return data[s.Off : s.Off+s.Len] }
 // of the file is exactly json.Marshal of the same value.
 type jsonWriter struct {
 	buf         bytes.Buffer
+	chunks      [][]byte // written bytes before buf, when not streaming
+	base        int      // total length of chunks
 	err         error
 	compactFrom int
 	out         io.Writer // if set, spill streams the buffer to it
+}
+
+// size is the number of bytes written so far.
+func (w *jsonWriter) size() int { return w.base + w.buf.Len() }
+
+// writeBig appends b without copying it into the buffer: large values
+// stay separate chunks until the file is assembled once, at its final
+// size.
+func (w *jsonWriter) writeBig(b []byte) {
+	if w.out != nil || len(b) < 4096 {
+		w.buf.Write(b)
+		return
+	}
+	if w.buf.Len() > 0 {
+		w.base += w.buf.Len()
+		w.chunks = append(w.chunks, bytes.Clone(w.buf.Bytes()))
+		w.buf.Reset()
+	}
+	w.chunks = append(w.chunks, b)
+	w.base += len(b)
+}
+
+// pieces returns every written byte, in order, as slices.
+func (w *jsonWriter) pieces() [][]byte {
+	if w.buf.Len() == 0 {
+		return w.chunks
+	}
+	return append(w.chunks, w.buf.Bytes())
 }
 
 // spill writes the buffer to out once it holds more than limit bytes, so
@@ -72,7 +102,7 @@ func (w *jsonWriter) lines(depth int) bool { return depth < w.compactFrom }
 
 // value writes v as a value at depth and returns its span.
 func (w *jsonWriter) value(v any, depth int) Span {
-	start := w.buf.Len()
+	start := w.size()
 	if t, ok := v.(*ToolSpec); ok {
 		v = t.wire() // skip the extra compaction pass of a Marshaler
 	}
@@ -83,11 +113,11 @@ func (w *jsonWriter) value(v any, depth int) Span {
 	} else {
 		b, err = json.Marshal(v)
 	}
-	w.buf.Write(b)
+	w.writeBig(b)
 	if err != nil && w.err == nil {
 		w.err = err
 	}
-	return Span{start, w.buf.Len() - start}
+	return Span{start, w.size() - start}
 }
 
 // fail records the first error of a write.
@@ -138,7 +168,7 @@ type field struct {
 
 // object writes an object at depth from fields given in key order.
 func (w *jsonWriter) object(depth int, fields []field) Span {
-	start := w.buf.Len()
+	start := w.size()
 	w.buf.WriteByte('{')
 	for i, f := range fields {
 		w.key(f.name, i, depth)
@@ -149,7 +179,7 @@ func (w *jsonWriter) object(depth int, fields []field) Span {
 		}
 	}
 	w.close('}', len(fields), depth)
-	return Span{start, w.buf.Len() - start}
+	return Span{start, w.size() - start}
 }
 
 // Encode serializes r into the byte-stable catalog file and its index.
@@ -160,10 +190,7 @@ func Encode(r *Registry, surfaceHash string) (data, index []byte, err error) {
 	if cat.err != nil || tools.err != nil {
 		return nil, nil, firstErr(cat.err, tools.err)
 	}
-	hash, err := sourceHash(cat.buf.Bytes(), surfaceHash, tools.buf.Bytes())
-	if err != nil {
-		return nil, nil, err
-	}
+	hash := sourceHash(cat.pieces(), surfaceHash, tools.pieces())
 	data, idx = assemble(cat, tools, idx, hash, surfaceHash)
 	index, err = json.MarshalIndent(idx, "", " ")
 	return data, append(index, '\n'), err
@@ -182,14 +209,14 @@ func firstErr(errs ...error) error {
 func encodeCatalog(r *Registry) (*jsonWriter, *Index) {
 	w, idx := &jsonWriter{compactFrom: 3}, &Index{Version: SnapshotVersion}
 	products := func(depth int) {
-		start := w.buf.Len()
+		start := w.size()
 		w.buf.WriteByte('[')
 		for i := range r.Products {
 			w.elem(i, depth)
 			idx.Products = append(idx.Products, encodeProduct(w, &r.Products[i], depth+1, idx))
 		}
 		w.close(']', len(r.Products), depth)
-		idx.CatalogProducts = Span{start, w.buf.Len() - start}
+		idx.CatalogProducts = Span{start, w.size() - start}
 	}
 	idx.Catalog = w.object(1, []field{
 		{"agent_metadata", r.Header.AgentMetadata, nil}, {"count", len(r.Products), nil},
@@ -205,7 +232,7 @@ func encodeProduct(w *jsonWriter, p *ProductSpec, depth int, idx *Index) IndexPr
 	h := p.head()
 	ip := IndexProduct{ID: p.ID}
 	tools := func(d int) {
-		start := w.buf.Len()
+		start := w.size()
 		w.buf.WriteByte('[')
 		for i := range p.Tools {
 			w.elem(i, d)
@@ -213,7 +240,7 @@ func encodeProduct(w *jsonWriter, p *ProductSpec, depth int, idx *Index) IndexPr
 			idx.Tools = append(idx.Tools, indexTool(&p.Tools[i], len(idx.Products), w.value(p.Tools[i].Summary(), d+1)))
 		}
 		w.close(']', len(p.Tools), d)
-		ip.ToolsSpan = Span{start, w.buf.Len() - start}
+		ip.ToolsSpan = Span{start, w.size() - start}
 	}
 	ip.Span = w.object(depth, []field{
 		{"agent_metadata_source", h.AgentMetadataSource, nil}, {"agent_source_refs", h.AgentSourceRefs, nil},
@@ -251,37 +278,62 @@ func encodeTools(r *Registry, idx *Index) *jsonWriter {
 }
 
 // sourceHash is sha256 of the compact JSON of {catalog, surface_hash,
-// tools, version}, as dws computes source_hash.
-func sourceHash(catalog []byte, surfaceHash string, tools []byte) (string, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"catalog":`)
-	if err := json.Compact(&b, catalog); err != nil {
-		return "", err
-	}
-	b.WriteString(`,"surface_hash":` + strconv.Quote(surfaceHash) + `,"tools":`)
-	if err := json.Compact(&b, tools); err != nil {
-		return "", err
-	}
-	b.WriteString(`,"version":` + strconv.Itoa(SnapshotVersion) + `}`)
-	sum := sha256.Sum256(b.Bytes())
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
+// tools, version}, as dws computes source_hash; the pieces are compacted
+// while hashing.
+func sourceHash(catalog [][]byte, surfaceHash string, tools [][]byte) string {
+	h := sha256.New()
+	h.Write([]byte(`{"catalog":`))
+	compactInto(h, catalog)
+	h.Write([]byte(`,"surface_hash":` + strconv.Quote(surfaceHash) + `,"tools":`))
+	compactInto(h, tools)
+	h.Write([]byte(`,"version":` + strconv.Itoa(SnapshotVersion) + `}`))
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// assemble joins the pieces into the file and shifts the index spans.
+// compactInto writes the pieces of a valid JSON text to w without the
+// whitespace outside strings (what json.Compact does to valid input).
+func compactInto(w io.Writer, pieces [][]byte) {
+	inString, escaped := false, false
+	for _, p := range pieces {
+		start := 0
+		for i, c := range p {
+			switch {
+			case inString:
+				inString = escaped || c != '"'
+				escaped = !escaped && c == '\\'
+			case c == '"':
+				inString = true
+			case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+				w.Write(p[start:i])
+				start = i + 1
+			}
+		}
+		w.Write(p[start:])
+	}
+}
+
+// assemble joins the pieces into the file, allocated once at its size,
+// and shifts the index spans.
 func assemble(cat, tools *jsonWriter, idx *Index, hash, surface string) ([]byte, *Index) {
-	var b bytes.Buffer
-	b.WriteString("{\n  \"catalog\": ")
-	catBase := b.Len()
-	b.Write(cat.buf.Bytes())
-	b.WriteString(",\n  \"source_hash\": ")
-	idx.SourceHashSpan = Span{b.Len(), len(strconv.Quote(hash))}
-	b.WriteString(strconv.Quote(hash) + ",\n  \"surface_hash\": " + strconv.Quote(surface) + ",\n  \"tools\": ")
-	toolsBase := b.Len()
-	b.Write(tools.buf.Bytes())
-	b.WriteString(",\n  \"version\": " + strconv.Itoa(SnapshotVersion) + "\n}\n")
+	head := "{\n  \"catalog\": "
+	mid := ",\n  \"source_hash\": " + strconv.Quote(hash) + ",\n  \"surface_hash\": " + strconv.Quote(surface) + ",\n  \"tools\": "
+	tail := ",\n  \"version\": " + strconv.Itoa(SnapshotVersion) + "\n}\n"
+	b := make([]byte, 0, len(head)+cat.size()+len(mid)+tools.size()+len(tail))
+	b = append(b, head...)
+	catBase := len(b)
+	for _, p := range cat.pieces() {
+		b = append(b, p...)
+	}
+	idx.SourceHashSpan = Span{len(b) + len(",\n  \"source_hash\": "), len(strconv.Quote(hash))}
+	b = append(b, mid...)
+	toolsBase := len(b)
+	for _, p := range tools.pieces() {
+		b = append(b, p...)
+	}
+	b = append(b, tail...)
 	idx.SourceHash, idx.SurfaceHash = hash, surface
 	shiftIndex(idx, catBase, toolsBase)
-	return b.Bytes(), idx
+	return b, idx
 }
 
 func shiftIndex(idx *Index, catBase, toolsBase int) {

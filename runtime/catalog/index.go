@@ -90,14 +90,21 @@ func checkNesting(idx *Index) error {
 	if !inside(idx.CatalogProducts, idx.Catalog) {
 		return fmt.Errorf("catalog index: the product list is outside the catalog object")
 	}
+	listed := make([]bool, len(idx.Tools))
 	for i, p := range idx.Products {
 		if !inside(p.ToolsSpan, p.Span) || !inside(p.Span, idx.CatalogProducts) {
 			return fmt.Errorf("catalog index: product %q spans do not nest", p.ID)
 		}
 		for _, t := range p.Tools {
-			if t < 0 || t >= len(idx.Tools) || idx.Tools[t].Product != i {
-				return fmt.Errorf("catalog index: product %q lists tool %d, which is not its own", p.ID, t)
+			if t < 0 || t >= len(idx.Tools) || idx.Tools[t].Product != i || listed[t] {
+				return fmt.Errorf("catalog index: product %q lists tool %d, which is not its own or listed twice", p.ID, t)
 			}
+			listed[t] = true
+		}
+	}
+	for t, ok := range listed {
+		if !ok {
+			return fmt.Errorf("catalog index: tool %q is in no product", idx.Tools[t].Canonical)
 		}
 	}
 	return nil

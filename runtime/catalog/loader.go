@@ -40,6 +40,9 @@ func Lazy(data, index []byte) func() (*Catalog, error) {
 	return sync.OnceValues(func() (*Catalog, error) { return Open(data, index) })
 }
 
+// Size is the length of the catalog file in bytes.
+func (c *Catalog) Size() int { return len(c.data) }
+
 // SourceHash is the catalog_hash of c.
 func (c *Catalog) SourceHash() string { return c.idx.SourceHash }
 
