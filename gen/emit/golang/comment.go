@@ -46,6 +46,7 @@ func wrap(line string) []string {
 	return flush(out, cur)
 }
 
+// flush appends the line being built, unless it is empty and lines exist.
 func flush(out []string, cur string) []string {
 	if cur == "" && len(out) > 0 {
 		return out
@@ -53,6 +54,7 @@ func flush(out []string, cur string) []string {
 	return append(out, cur)
 }
 
+// joinWord appends a word to a line with one space.
 func joinWord(cur, w string) string {
 	if cur == "" {
 		return w
@@ -89,6 +91,7 @@ func truncate(s string, n int) string {
 	return s[:n]
 }
 
+// utf8Start reports whether b starts a UTF-8 sequence.
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // docLines is a doc comment: paragraphs of text, blank-line separated.

@@ -44,8 +44,10 @@ func (m *mapper) declare(k declKind, at site, obj map[string]any) *decl {
 	return d
 }
 
+// str returns v when it is a string, else "".
 func str(v any) string { s, _ := v.(string); return s }
 
+// named is the Go type of a declaration.
 func named(d *decl, k kind) gotype { return gotype{code: jen.Id(d.name), kind: k, name: d.name} }
 
 // named maps the schema at ptr to the type name, reserved by the caller:
@@ -105,6 +107,7 @@ func (m *mapper) typeOf(d *schemaDoc, s any, at site) gotype {
 	return tRaw
 }
 
+// containsBoth reports whether the two-element s holds a and b.
 func containsBoth(s []string, a, b string) bool {
 	return (s[0] == a && s[1] == b) || (s[0] == b && s[1] == a)
 }
@@ -128,6 +131,7 @@ func (m *mapper) ref(d *schemaDoc, ref string, at site) gotype {
 	return m.named(d, ptr, name, fmt.Sprintf("the schema at %q of %s", "#"+ptr, d.tool))
 }
 
+// lastSegment returns the last token of a JSON pointer, unescaped.
 func lastSegment(ptr string) string {
 	i := len(ptr) - 1
 	for i >= 0 && ptr[i] != '/' {
@@ -136,6 +140,7 @@ func lastSegment(ptr string) string {
 	return unescapePtr(ptr[i+1:])
 }
 
+// unescapePtr decodes ~1 and ~0 in a JSON pointer token.
 func unescapePtr(tok string) string {
 	out := []byte{}
 	for i := 0; i < len(tok); i++ {
@@ -202,6 +207,7 @@ func integer(obj map[string]any) gotype {
 	return tInt64
 }
 
+// fitsInt64 reports whether a number literal (or a non-number) fits int64.
 func fitsInt64(v any) bool {
 	n, ok := v.(fmt.Stringer)
 	if !ok {

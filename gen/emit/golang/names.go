@@ -52,6 +52,7 @@ func unexport(s string) string {
 // depends only on the order of requests, which the emitter keeps sorted.
 type namespace struct{ used map[string]bool }
 
+// newNamespace returns a namespace with the reserved names taken.
 func newNamespace(reserved ...string) *namespace {
 	ns := &namespace{used: map[string]bool{}}
 	for _, r := range reserved {

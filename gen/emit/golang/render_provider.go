@@ -39,6 +39,7 @@ func toolDoc(t toolNames, verb string) docLines {
 	return d
 }
 
+// add appends rendered code to the file.
 func add(f *jen.File, codes []jen.Code) {
 	for _, c := range codes {
 		f.Add(c)
@@ -68,8 +69,10 @@ func renderDescriptor(f *jen.File, p *ir.Provider) {
 	})))
 }
 
+// oneLine is the first comment-safe line of s.
 func oneLine(s string) string { return commentLines(s)[0] }
 
+// ints renders integer literals.
 func ints(v []int) []jen.Code {
 	var out []jen.Code
 	for _, i := range v {
@@ -78,6 +81,7 @@ func ints(v []int) []jen.Code {
 	return out
 }
 
+// caps renders capability names as string literals.
 func caps(v []ir.Capability) []jen.Code {
 	var out []jen.Code
 	for _, c := range v {

@@ -20,6 +20,7 @@ type schemaDoc struct {
 	busy map[string]bool
 }
 
+// newSchemaDoc starts mapping one schema document of a tool.
 func newSchemaDoc(root any, base, tool string) *schemaDoc {
 	return &schemaDoc{root: root, base: base, tool: tool, refs: map[string]gotype{}, busy: map[string]bool{}}
 }
@@ -93,6 +94,7 @@ func findAnchor(v any, ptr, name string) (string, bool) {
 	return "", false
 }
 
+// escapePtr encodes a member name as a JSON pointer token.
 func escapePtr(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
@@ -115,6 +117,7 @@ func (d *schemaDoc) deref(s any) any {
 	return s
 }
 
+// sortedKeys returns the keys of m in byte order.
 func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

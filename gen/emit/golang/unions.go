@@ -120,6 +120,7 @@ func constValues(d *schemaDoc, branches []any, prop string) ([]string, bool) {
 	return values, true
 }
 
+// constString returns the string const (or one-value enum) of a schema.
 func constString(s any) (string, bool) {
 	obj, _ := s.(map[string]any)
 	if c, ok := obj["const"].(string); ok {
