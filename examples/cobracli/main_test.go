@@ -24,6 +24,9 @@ func TestCatalogGates(t *testing.T) {
 	if err := gen.Check(in, app.CatalogDir); err != nil {
 		t.Fatalf("%v (run go generate ./examples/cobracli)", err)
 	}
+	if _, _, err := catalog.Decode(catalogData); err != nil {
+		t.Fatalf("full strict decode and source_hash check of the embedded catalog: %v", err)
+	}
 }
 
 func must(b []byte, err error) []byte {

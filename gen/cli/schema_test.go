@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	gencatalog "github.com/cetpgen/cetpgen/gen/catalog"
+	rtcatalog "github.com/cetpgen/cetpgen/runtime/catalog"
 )
 
 // TestSchemaCatalog regenerates cetpgen's catalog from the reviewed sources
@@ -37,6 +38,9 @@ func TestSchemaCatalog(t *testing.T) {
 	}
 	if !bytes.Equal(schemaCatalog, mustRead(t, filepath.Join(dir, gencatalog.CatalogFile))) {
 		t.Fatal("the embedded catalog is not the file on disk")
+	}
+	if _, _, err := rtcatalog.Decode(schemaCatalog); err != nil {
+		t.Fatalf("full strict decode and source_hash check of the embedded catalog: %v", err)
 	}
 }
 
