@@ -57,7 +57,7 @@ func LoadDir(dir string, root func() *cobra.Command) (*Input, error) {
 		return nil, err
 	}
 	if in.Registry, err = DecodeRegistry(data, name); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, RegistryFile), err)
 	}
 	return in, firstErr(in.loadExclusions(dir), in.loadAdditions(dir), in.loadOptional(dir),
 		in.loadMetadata(dir), in.loadSelection(dir))

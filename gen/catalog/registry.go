@@ -114,7 +114,7 @@ const registrySchemaTemplate = `{
 // strictly and checks the cross-field rules.
 func DecodeRegistry(data []byte, root string) (*CommandRegistry, error) {
 	if err := validateSchema(RegistrySchema(root), data); err != nil {
-		return nil, fmt.Errorf("command registry: %w", err)
+		return nil, fmt.Errorf("command registry does not match %s: %w", RegistrySchemaFile, err)
 	}
 	var r CommandRegistry
 	if err := decodeStrict(data, &r); err != nil {
@@ -184,8 +184,11 @@ func validateSchema(schemaDoc, data []byte) error {
 	return sch.Validate(inst)
 }
 
+// refuseLoader is the URL loader of the registry's schema compiler: no $ref
+// may reach the network or the file system.
 type refuseLoader struct{}
 
+// Load refuses every URL.
 func (refuseLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("loading %s is not allowed", url)
 }

@@ -25,6 +25,7 @@ type QueryError struct {
 	Message  string `json:"message"`
 }
 
+// Error returns the message.
 func (e *QueryError) Error() string { return e.Message }
 
 // MarshalJSON writes the error wrapped in {"error": …}.
