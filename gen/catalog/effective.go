@@ -46,12 +46,21 @@ func exactPath(p string) error {
 }
 
 // NewEffectiveRegistry merges the reviewed additions into the registry;
-// any identity, path or alias conflict fails.
+// any identity, path or alias conflict fails. Registry entries are
+// normalized here too (product, source, default visibility), so a
+// generator may build a CommandRegistry in memory with only canonical
+// paths, CLI paths and aliases.
 func NewEffectiveRegistry(r *CommandRegistry, additions []ManualAddition) (*EffectiveRegistry, error) {
 	e := &EffectiveRegistry{ByCanonical: map[string]*CommandSpec{}, ByPath: map[string]*CommandSpec{}}
 	var cmds []CommandSpec
 	for _, p := range r.Products {
-		cmds = append(cmds, p.Tools...)
+		for _, c := range p.Tools {
+			c.Aliases = append([]string(nil), c.Aliases...)
+			if err := c.normalize(p.ID, SourceRegistry); err != nil {
+				return nil, fmt.Errorf("command registry: %w", err)
+			}
+			cmds = append(cmds, c)
+		}
 	}
 	for _, a := range additions {
 		c, err := additionSpec(a)

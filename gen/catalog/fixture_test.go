@@ -86,7 +86,6 @@ func ptr[T any](v T) *T { return &v }
 
 func fixtureInput() *Input {
 	reg := fixtureRegistry()
-	_ = reg.normalize()
 	return &Input{
 		Root:        fixtureRoot,
 		Registry:    reg,

@@ -36,8 +36,7 @@ func registry(leaves []Leaf) *gen.CommandRegistry {
 			byProduct[l.Product] = i
 			r.Products = append(r.Products, gen.RegistryProduct{ID: l.Product})
 		}
-		r.Products[i].Tools = append(r.Products[i].Tools, gen.CommandSpec{CanonicalPath: l.Canonical(),
-			CLIPath: l.Path(), ProductID: l.Product, Source: gen.SourceRegistry, Visibility: gen.Public})
+		r.Products[i].Tools = append(r.Products[i].Tools, gen.CommandSpec{CanonicalPath: l.Canonical(), CLIPath: l.Path()})
 	}
 	return r
 }
