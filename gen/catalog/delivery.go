@@ -141,39 +141,37 @@ func mapOf(v any) map[string]any {
 	return m
 }
 
-// gateAll checks that --all is valid JSON that holds, in product order,
-// the stored bytes of every tool the leaf gate verified, and no other tool
-// (the index lists each tool in exactly one product; Open checks that).
+// gateAll checks --all: its skeleton (--all as written, each tool
+// replaced by its canonical path) is valid JSON listing, product by
+// product, exactly the registry's tools, each once; the tools themselves
+// are the stored bytes the leaf gate decoded.
 func gateAll(c *catalog.Catalog, want map[string][]byte) error {
-	if got := len(c.Canonicals()); got != len(want) {
-		return fmt.Errorf("delivery gate: the index holds %d tools, the registry %d", got, len(want))
-	}
-	for _, canonical := range c.Canonicals() {
-		if _, ok := want[canonical]; !ok {
-			return fmt.Errorf("delivery gate: the index holds %q, which the registry lacks", canonical)
-		}
-	}
-	var buf bytes.Buffer
-	buf.Grow(c.Size())
-	if err := c.WriteAll(&buf, false); err != nil {
+	skeleton, err := c.AllSkeleton()
+	if err != nil {
 		return fmt.Errorf("delivery gate: --all: %w", err)
 	}
-	if !json.Valid(buf.Bytes()) {
-		return fmt.Errorf("delivery gate: --all is not valid JSON")
+	var all struct {
+		Products []struct {
+			ID    string   `json:"id"`
+			Tools []string `json:"tools"`
+		} `json:"products"`
+		ToolCount int `json:"tool_count"`
 	}
-	return checkAllCopies(c, buf.Bytes())
-}
-
-// checkAllCopies requires every stored tool to appear verbatim in --all.
-func checkAllCopies(c *catalog.Catalog, all []byte) error {
-	pos := 0
-	for _, canonical := range c.Canonicals() {
-		stored, _ := c.StoredTool(canonical)
-		i := bytes.Index(all[pos:], stored)
-		if i < 0 {
-			return fmt.Errorf("delivery gate: --all does not hold the stored bytes of %s", canonical)
+	if err := json.Unmarshal(skeleton, &all); err != nil {
+		return fmt.Errorf("delivery gate: --all is not valid JSON: %w", err)
+	}
+	n := 0
+	for _, p := range all.Products {
+		for _, canonical := range p.Tools {
+			if _, ok := want[canonical]; !ok {
+				return fmt.Errorf("delivery gate: --all tool %q is extra or repeated", canonical)
+			}
+			delete(want, canonical)
+			n++
 		}
-		pos += i + len(stored)
+	}
+	if len(want) > 0 || all.ToolCount != n {
+		return fmt.Errorf("delivery gate: --all lacks %v or miscounts its %d tools", sortedKeys(want), n)
 	}
 	return nil
 }

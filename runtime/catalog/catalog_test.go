@@ -211,6 +211,11 @@ func TestAllHoldsStoredTools(t *testing.T) {
 	if !bytes.Equal(all.Products[0].Tools[0], stored) {
 		t.Error("--all does not copy the stored tool")
 	}
+	skeleton, err := c.AllSkeleton()
+	want := bytes.Replace(buf.Bytes(), stored, []byte(`"cal.create_event"`), 1)
+	if err != nil || !bytes.HasPrefix(want[:bytes.Index(want, []byte(`"cal.create_event"`))+18], skeleton[:bytes.Index(skeleton, []byte(`"cal.create_event"`))+18]) {
+		t.Errorf("the skeleton differs from --all before the first tool (%v)", err)
+	}
 	buf.Reset()
 	if err := c.WriteAll(&buf, true); err != nil || strings.Contains(buf.String(), "field_provenance") {
 		t.Errorf("--all --compact: %v", err)

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -264,6 +265,23 @@ func (c *Catalog) WriteAll(w io.Writer, compact bool) error {
 	if compact {
 		return c.writeAllCompact(w)
 	}
+	return c.writeAll(w, func(ti int) []byte { return c.idx.Tools[ti].Full.of(c.data) })
+}
+
+// AllSkeleton returns --all with every tool replaced by its canonical path
+// as a JSON string: the envelope and product list exactly as WriteAll
+// writes them, for gates that check the stored tools separately.
+func (c *Catalog) AllSkeleton() ([]byte, error) {
+	var buf bytes.Buffer
+	err := c.writeAll(&buf, func(ti int) []byte {
+		b, _ := json.Marshal(c.idx.Tools[ti].Canonical)
+		return b
+	})
+	return buf.Bytes(), err
+}
+
+// writeAll writes --all, with emit giving the bytes of tool ti.
+func (c *Catalog) writeAll(w io.Writer, emit func(ti int) []byte) error {
 	h, err := c.header()
 	if err != nil {
 		return err
@@ -273,7 +291,7 @@ func (c *Catalog) WriteAll(w io.Writer, compact bool) error {
 		{"agent_metadata", h.AgentMetadata, nil}, {"catalog_hash", c.idx.SourceHash, nil},
 		{"count", h.Count, nil}, {"interface_metadata", h.InterfaceMetadata, nil},
 		{"kind", Kind, nil}, {"level", "catalog", nil},
-		{"products", nil, func(d int) { c.writeAllProducts(jw, d) }},
+		{"products", nil, func(d int) { c.writeAllProducts(jw, d, emit) }},
 		{"source", h.Source, nil}, {"surface_hash", c.idx.SurfaceHash, nil}, {"tool_count", h.ToolCount, nil},
 	})
 	if jw.err != nil {
@@ -284,7 +302,7 @@ func (c *Catalog) WriteAll(w io.Writer, compact bool) error {
 	return jw.err
 }
 
-func (c *Catalog) writeAllProducts(jw *jsonWriter, depth int) {
+func (c *Catalog) writeAllProducts(jw *jsonWriter, depth int, emit func(int) []byte) {
 	jw.buf.WriteByte('[')
 	for i := range c.idx.Products {
 		jw.elem(i, depth)
@@ -293,17 +311,17 @@ func (c *Catalog) writeAllProducts(jw *jsonWriter, depth int) {
 			jw.err = err
 			return
 		}
-		c.writeAllProduct(jw, p, i, depth+1)
+		c.writeAllProduct(jw, p, i, depth+1, emit)
 	}
 	jw.close(']', len(c.idx.Products), depth)
 }
 
-func (c *Catalog) writeAllProduct(jw *jsonWriter, p *productWire, i, depth int) {
+func (c *Catalog) writeAllProduct(jw *jsonWriter, p *productWire, i, depth int, emit func(int) []byte) {
 	tools := func(d int) {
 		jw.buf.WriteByte('[')
 		for j, ti := range c.idx.Products[i].Tools {
 			jw.elem(j, d)
-			jw.buf.Write(c.idx.Tools[ti].Full.of(c.data))
+			jw.buf.Write(emit(ti))
 			jw.spill(64 << 10)
 		}
 		jw.close(']', len(c.idx.Products[i].Tools), d)
