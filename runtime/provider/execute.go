@@ -66,9 +66,11 @@ func (p *Provider) execute(ctx context.Context, req *request, ev *AuditEvent) pr
 	if t == nil || !p.opt.Visibility(ctx, req.caller, t.info) {
 		return fail(protocol.NewError(protocol.CodeToolNotFound, "no such tool"))
 	}
-	if t.Annotations.Execution == ExecSyncOrAsync && !req.session.has(protocol.CapAsyncOperations) {
-		return fail(protocol.NewError(protocol.CodeUnsupportedCapability, "this tool needs async_operations"))
-	}
+	// A sync_or_async tool (§3.4) only may answer with a background
+	// operation, and only on a session that negotiated async_operations; on
+	// any other session it runs synchronously, as every tool does until the
+	// engine grants async_operations. Refusing it would make the tool
+	// unusable for Consumers that cannot poll, which §3.4 does not ask for.
 	if e := p.checkArgs(t, []byte(args)); e != nil {
 		return fail(e)
 	}

@@ -22,8 +22,11 @@ type alertBook struct {
 	calls  int
 }
 
-func (b *alertBook) CreateAlert(context.Context, *provider.Call, alerts.CreateAlertInput) (alerts.CreateAlertOutput, error) {
-	return alerts.CreateAlertOutput{}, errors.New("not reached: create_alert is sync_or_async")
+func (b *alertBook) CreateAlert(_ context.Context, _ *provider.Call, in alerts.CreateAlertInput) (alerts.CreateAlertOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.calls++
+	return alerts.CreateAlertOutput{AlertID: "a_" + in.Symbol}, nil
 }
 
 func (b *alertBook) DeleteAlert(context.Context, *provider.Call, alerts.DeleteAlertInput) (alerts.DeleteAlertOutput, error) {
@@ -96,6 +99,12 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil || len(list.Alerts) != 1 || list.Alerts[0].Note.Value != "hold" || list.NextPageToken != nil {
 		t.Fatalf("list: %+v, %v", list, err)
 	}
+	// create_alert is sync_or_async; without async_operations it runs
+	// synchronously.
+	created, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: 1})
+	if err != nil || created.AlertID != "a_X" {
+		t.Fatalf("create: %+v, %v", created, err)
+	}
 	errorPaths := []struct {
 		call func() error
 		want protocol.Code
@@ -110,17 +119,17 @@ func TestEndToEnd(t *testing.T) {
 		}, protocol.CodeInvalidArgs},
 		{func() error { _, err := client.DeleteAlert(ctx, alerts.DeleteAlertInput{AlertID: "a_1"}); return err }, protocol.CodeUserActionRequired},
 		{func() error {
-			_, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: 1})
+			_, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: 0})
 			return err
-		}, protocol.CodeUnsupportedCapability},
+		}, protocol.CodeInvalidArgs},
 	}
 	for i, e := range errorPaths {
 		if got := consumer.CodeOf(e.call()); got != e.want {
 			t.Errorf("error path %d: got %q, want %s", i, got, e.want)
 		}
 	}
-	if book.calls != 3 {
-		t.Errorf("handler ran %d times, want 3 (update, list, the update that failed)", book.calls)
+	if book.calls != 4 {
+		t.Errorf("handler ran %d times, want 4 (update, list, create, the update that failed)", book.calls)
 	}
 }
 

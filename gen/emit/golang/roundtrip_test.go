@@ -147,14 +147,13 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 
 // rejects are invalid arguments, per Provider: the runtime must answer
 // INVALID_ARGS before any handler runs (the handlers here are nil and
-// would fail with INTERNAL_ERROR if called). Only sync tools are listed:
-// the runtime grants no async_operations yet and answers every call of a
-// sync_or_async tool with UNSUPPORTED_CAPABILITY.
+// would fail with INTERNAL_ERROR if called).
 var rejects = map[string][][2]string{
 	"alerts": {
 		{"update_alert", `{"alert_id":"a","price":0}`}, {"update_alert", `{"alert_id":"a","paused":true,"extra":1}`},
 		{"list_alerts", `{"page_size":0}`}, {"list_alerts", `{"status":"gone"}`},
 		{"update_alert", `{"alert_id":"a"}`}, {"delete_alert", `{}`},
+		{"create_alert", `{"symbol":"X","price":0}`}, {"create_alert", `{"symbol":"X"}`},
 	},
 	"brokerage": {
 		{"get_quote", `{"symbol":"aapl"}`}, {"get_quote", `{}`}, {"cancel_order", `{"order_id":""}`},
