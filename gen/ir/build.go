@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"go/token"
 	"path"
 	"slices"
 	"sort"
@@ -165,11 +166,14 @@ func Slug(dir string) string {
 }
 
 // goPackage makes a Go package name from a slug: letters and digits only,
-// starting with a letter.
+// starting with a letter, never a Go keyword ("type" -> "typepkg").
 func goPackage(slug string) string {
 	s := strings.ReplaceAll(slug, "-", "")
 	if s == "" || !unicode.IsLetter(rune(s[0])) {
 		s = "p" + s
+	}
+	if token.IsKeyword(s) {
+		s += "pkg"
 	}
 	return s
 }

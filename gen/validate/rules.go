@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"go/token"
 	"slices"
 	"strings"
 
@@ -35,6 +36,9 @@ func providerRules(doc *spec.Doc, p *spec.Provider) diag.List {
 	if i := slices.Index(p.Capabilities, capCancellation); i >= 0 && !slices.Contains(p.Capabilities, capAsync) {
 		l.Errorf(doc.Pos(spec.Pointer("capabilities", itoa(i))), "cancellation-capability",
 			"capability cancellation needs async_operations: only background operations can be cancelled (CETP v2 §4.4)")
+	}
+	if t := p.Targets; t != nil && t.Go != nil && token.IsKeyword(t.Go.Package) {
+		l.Errorf(doc.Pos("/targets/go/package"), "bad-name", "%q is a Go keyword and cannot name a package", t.Go.Package)
 	}
 	seen := map[string]bool{}
 	for i, s := range p.Scopes {
