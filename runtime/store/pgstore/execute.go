@@ -1,0 +1,158 @@
+package pgstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/store"
+)
+
+const (
+	keyWhere  = ` WHERE caller = $1 AND provider = $2 AND request_id = $3`
+	selectSQL = `SELECT tool, args_digest, state, outcome, COALESCE(operation_id, ''), created_ms, expires_ms
+FROM cetp_dedup` + keyWhere
+	// claimSQL inserts the placeholder of a new attempt. On a conflict
+	// with an uncommitted placeholder it waits for that transaction's end.
+	claimSQL = `INSERT INTO cetp_dedup (caller, provider, request_id, tool, args_digest, state, created_ms, expires_ms)
+VALUES ($1, $2, $3, $4, $5, 'running', $6, $7) ON CONFLICT DO NOTHING`
+	// reclaimSQL turns an expired record, locked by the attempt, into the
+	// attempt's placeholder.
+	reclaimSQL = `UPDATE cetp_dedup SET tool = $4, args_digest = $5, state = 'running', outcome = NULL,
+operation_id = NULL, result_ref = NULL, created_ms = $6, expires_ms = $7` + keyWhere
+	finishSQL = `UPDATE cetp_dedup SET state = $4, outcome = $5` + keyWhere
+)
+
+// maxClaimRounds bounds the claim loop, which repeats only when a record
+// disappears (purged) between the failed insert and the lock.
+const maxClaimRounds = 16
+
+type rowScanner interface {
+	Scan(dest ...any) error
+}
+
+func scanRecord(row rowScanner, key store.Key) (store.Record, error) {
+	rec := store.Record{Key: key}
+	var digest, outcome []byte
+	var created, expires int64
+	err := row.Scan(&rec.Tool, &digest, &rec.State, &outcome, &rec.OperationID, &created, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return rec, store.ErrNotFound
+	}
+	if err != nil {
+		return rec, err
+	}
+	if len(digest) != len(rec.ArgsDigest) {
+		return rec, fmt.Errorf("corrupt args digest of %d bytes", len(digest))
+	}
+	copy(rec.ArgsDigest[:], digest)
+	if err := json.Unmarshal(outcome, &rec.Outcome); err != nil {
+		return rec, fmt.Errorf("corrupt outcome: %w", err)
+	}
+	rec.CreatedAt, rec.ExpiresAt = time.UnixMilli(created), time.UnixMilli(expires)
+	return rec, nil
+}
+
+// Lookup implements store.Store. It sees committed records only, never
+// the placeholder of an attempt in flight.
+func (s *Store) Lookup(ctx context.Context, key store.Key, now time.Time) (store.Record, error) {
+	rec, err := scanRecord(s.db.QueryRowContext(ctx, selectSQL, key.Caller, key.Provider, key.RequestID), key)
+	if err == nil && !now.Before(rec.ExpiresAt) {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return store.Record{}, fmt.Errorf("pgstore: lookup %s: %w", key.RequestID, err)
+	}
+	return rec, nil
+}
+
+// Execute implements store.Store in one READ COMMITTED transaction: claim
+// the key's row, use the token, run fn, write the terminal record, commit.
+func (s *Store) Execute(ctx context.Context, a store.Attempt, fn store.TxFunc) (store.Record, bool, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+	if err != nil {
+		return store.Record{}, false, fmt.Errorf("pgstore: begin: %w", err)
+	}
+	defer tx.Rollback() // after Commit a no-op; on any early return or panic it ends the transaction
+	rec, claimed, err := claim(ctx, tx, a)
+	if err != nil || !claimed {
+		return rec, false, err
+	}
+	if rec, err = run(ctx, tx, a, fn); err != nil {
+		return store.Record{}, false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return store.Record{}, false, fmt.Errorf("pgstore: commit %s: %w", a.Key.RequestID, err)
+	}
+	return rec, true, nil
+}
+
+// claim makes the attempt the one executor of its key, or returns the
+// live record that another attempt committed (claimed false).
+func claim(ctx context.Context, tx *sql.Tx, a store.Attempt) (store.Record, bool, error) {
+	k := a.Key
+	for range maxClaimRounds {
+		res, err := tx.ExecContext(ctx, claimSQL, k.Caller, k.Provider, k.RequestID, a.Binding.Tool, a.Binding.ArgsDigest[:],
+			a.Now.UnixMilli(), a.ExpiresAt.UnixMilli())
+		if err != nil {
+			return store.Record{}, false, fmt.Errorf("pgstore: claim %s: %w", k.RequestID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return store.Record{}, true, nil
+		}
+		rec, err := scanRecord(tx.QueryRowContext(ctx, selectSQL+` FOR UPDATE`, k.Caller, k.Provider, k.RequestID), k)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // purged in between: insert again
+		}
+		if err != nil {
+			return store.Record{}, false, fmt.Errorf("pgstore: lock %s: %w", k.RequestID, err)
+		}
+		return existing(ctx, tx, a, rec)
+	}
+	return store.Record{}, false, fmt.Errorf("pgstore: claim %s: the record kept disappearing", k.RequestID)
+}
+
+// existing handles a committed record that the attempt holds locked: a
+// live one is served (or refused on another binding); an expired one
+// becomes the attempt's placeholder.
+func existing(ctx context.Context, tx *sql.Tx, a store.Attempt, rec store.Record) (store.Record, bool, error) {
+	if a.Now.Before(rec.ExpiresAt) {
+		if rec.Binding != a.Binding {
+			return store.Record{}, false, fmt.Errorf("pgstore: execute %s: %w", a.Key.RequestID, store.ErrBindingMismatch)
+		}
+		return rec, false, nil
+	}
+	k := a.Key
+	if _, err := tx.ExecContext(ctx, reclaimSQL, k.Caller, k.Provider, k.RequestID, a.Binding.Tool, a.Binding.ArgsDigest[:],
+		a.Now.UnixMilli(), a.ExpiresAt.UnixMilli()); err != nil {
+		return store.Record{}, false, fmt.Errorf("pgstore: replace expired %s: %w", k.RequestID, err)
+	}
+	return store.Record{}, true, nil
+}
+
+// run does the claimed attempt's work: token, business change, terminal
+// record.
+func run(ctx context.Context, tx *sql.Tx, a store.Attempt, fn store.TxFunc) (store.Record, error) {
+	if a.Token != nil {
+		if err := useToken(ctx, tx, *a.Token); err != nil {
+			return store.Record{}, err
+		}
+	}
+	out, err := fn(ctx, tx)
+	if err != nil {
+		return store.Record{}, err
+	}
+	rec := store.Record{Key: a.Key, Binding: a.Binding, State: out.State(), Outcome: out, CreatedAt: a.Now, ExpiresAt: a.ExpiresAt}
+	outcome, err := json.Marshal(out)
+	if err != nil {
+		return store.Record{}, fmt.Errorf("pgstore: encode outcome of %s: %w", a.Key.RequestID, err)
+	}
+	k := a.Key
+	if _, err := tx.ExecContext(ctx, finishSQL, k.Caller, k.Provider, k.RequestID, string(rec.State), outcome); err != nil {
+		return store.Record{}, fmt.Errorf("pgstore: store record %s: %w", k.RequestID, err)
+	}
+	return rec, nil
+}

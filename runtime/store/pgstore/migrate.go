@@ -1,0 +1,130 @@
+package pgstore
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+)
+
+// migrations are the schema steps in order; migration i brings the schema
+// to version i+1. A step is never edited once released: changes are new
+// steps.
+var migrations = []string{
+	// 1: deduplication records and resume tokens. outcome keeps the exact
+	// bytes of the stored response (bytea, not jsonb, which would reorder
+	// keys). The fill factor leaves room for the in-place update that
+	// turns a claimed row into its terminal record.
+	`CREATE TABLE cetp_dedup (
+	caller       text   NOT NULL,
+	provider     text   NOT NULL,
+	request_id   text   NOT NULL,
+	tool         text   NOT NULL,
+	args_digest  bytea  NOT NULL,
+	state        text   NOT NULL,
+	outcome      bytea,
+	operation_id text,
+	result_ref   text,
+	created_ms   bigint NOT NULL,
+	expires_ms   bigint NOT NULL,
+	PRIMARY KEY (caller, provider, request_id)
+) WITH (fillfactor = 90);
+CREATE INDEX cetp_dedup_expires ON cetp_dedup (expires_ms);
+CREATE TABLE cetp_tokens (
+	hash        bytea   PRIMARY KEY,
+	id          text    NOT NULL UNIQUE,
+	kind        text    NOT NULL,
+	caller      text    NOT NULL,
+	provider    text    NOT NULL,
+	request_id  text    NOT NULL,
+	tool        text    NOT NULL,
+	args_digest bytea   NOT NULL,
+	args        bytea   NOT NULL,
+	decision    text    NOT NULL,
+	used        boolean NOT NULL DEFAULT false,
+	expires_ms  bigint  NOT NULL
+);
+CREATE INDEX cetp_tokens_expires ON cetp_tokens (expires_ms);`,
+}
+
+// schemaVersion is the schema version this runtime writes.
+var schemaVersion = len(migrations)
+
+// lockClass is the first key of the advisory lock that serialises
+// migrations; the second is the hash of the current schema, so stores in
+// different schemas of one database migrate independently.
+const lockClass = 0x63657470 // "cetp"
+
+const (
+	lockSQL    = `SELECT pg_advisory_lock($1, hashtext(COALESCE(current_schema(), '')))`
+	unlockSQL  = `SELECT pg_advisory_unlock($1, hashtext(COALESCE(current_schema(), '')))`
+	versionDDL = `CREATE TABLE IF NOT EXISTS cetp_schema_version (
+	version    integer     PRIMARY KEY,
+	applied_at timestamptz NOT NULL DEFAULT now()
+)`
+)
+
+// migrate brings the schema to schemaVersion under the advisory lock, so
+// that processes starting at once do not race on CREATE TABLE.
+func migrate(ctx context.Context, db *sql.DB) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, lockSQL, lockClass); err != nil {
+		return fmt.Errorf("lock for migration: %w", err)
+	}
+	defer unlock(conn)
+	v, err := currentVersion(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if v > schemaVersion {
+		return fmt.Errorf("schema version %d is newer than this runtime's %d", v, schemaVersion)
+	}
+	for ; v < schemaVersion; v++ {
+		if err := apply(ctx, conn, v+1, migrations[v]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unlock releases the migration lock; when that fails the connection is
+// discarded, which releases it on the server.
+func unlock(conn *sql.Conn) {
+	if _, err := conn.ExecContext(context.Background(), unlockSQL, lockClass); err != nil {
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+}
+
+func currentVersion(ctx context.Context, conn *sql.Conn) (int, error) {
+	if _, err := conn.ExecContext(ctx, versionDDL); err != nil {
+		return 0, fmt.Errorf("create version table: %w", err)
+	}
+	var v int
+	if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM cetp_schema_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return v, nil
+}
+
+// apply runs one migration and records its version in one transaction.
+func apply(ctx context.Context, conn *sql.Conn, version int, ddl string) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migration %d: %w", version, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, ddl); err != nil {
+		return fmt.Errorf("migration %d: %w", version, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO cetp_schema_version (version) VALUES ($1)`, version); err != nil {
+		return fmt.Errorf("migration %d: record version: %w", version, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migration %d: commit: %w", version, err)
+	}
+	return nil
+}
