@@ -22,7 +22,7 @@ var stageRank = []struct {
 	{"gen/validate", 3},
 	{"gen/ir", 4},
 	{"gen/emit", 5},
-	{"gen/emit/", 6}, {"gen/diff", 6},
+	{"gen/emit/", 6}, {"gen/diff", 6}, {"gen/catalog", 6},
 	{"gen/write", 7},
 	{"gen", 8},
 	{"gen/cli", 9},
