@@ -20,10 +20,10 @@ import (
 )
 
 // runtimeCapabilities are the optional capabilities this runtime
-// implements. Negotiation grants only capabilities that the Descriptor
-// declares, the Consumer asks for and the runtime implements; asynchronous
-// operations, cancellation and large results are not implemented yet, so
-// none is granted.
+// supports. Negotiation grants only capabilities that the Descriptor
+// declares, the Consumer asks for and the runtime supports. The engine has
+// no background operations, cancellation or file results yet (issue 6), so
+// it grants none, and every tool runs synchronously.
 var runtimeCapabilities = []string{}
 
 // Options configure a Provider. Every hook has a safe default.
