@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -93,7 +94,7 @@ func resolve(in *Input, bound *BoundRegistry) (*catalog.Registry, *sourceSet, er
 		}
 	}
 	reg := &catalog.Registry{}
-	for _, id := range sortedKeys(byProduct) {
+	for _, id := range slices.Sorted(maps.Keys(byProduct)) {
 		p, err := s.resolveProduct(id, byProduct[id], bound.Root)
 		if err != nil {
 			return nil, nil, err

@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
@@ -107,7 +109,7 @@ func (s *sourceSet) sortEntries() {
 // registry: sources describe commands, they never create them.
 func (s *sourceSet) checkKnown(known map[string]bool) error {
 	var bad []string
-	for _, keys := range [][]string{sortedKeys(s.meta), sortedKeys(s.sel), sortedKeys(s.bindings), sortedKeys(s.typed), sortedKeys(s.ifc)} {
+	for _, keys := range [][]string{slices.Sorted(maps.Keys(s.meta)), slices.Sorted(maps.Keys(s.sel)), slices.Sorted(maps.Keys(s.bindings)), slices.Sorted(maps.Keys(s.typed)), slices.Sorted(maps.Keys(s.ifc))} {
 		for _, k := range keys {
 			if !known[k] {
 				bad = append(bad, k)
@@ -138,14 +140,4 @@ func (s *sourceSet) pinned(ref *catalog.InterfaceRef) bool {
 		}
 	}
 	return false
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
@@ -171,7 +173,7 @@ func gateAll(c *catalog.Catalog, want map[string][]byte) error {
 		}
 	}
 	if len(want) > 0 || all.ToolCount != n {
-		return fmt.Errorf("delivery gate: --all lacks %v or miscounts its %d tools", sortedKeys(want), n)
+		return fmt.Errorf("delivery gate: --all lacks %v or miscounts its %d tools", slices.Sorted(maps.Keys(want)), n)
 	}
 	return nil
 }

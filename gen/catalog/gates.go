@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -209,9 +210,9 @@ func gateProductProvenance(p *catalog.ProductSpec) error {
 
 func gateFields(fields map[string]any, prov map[string]catalog.FieldProvenance) error {
 	if len(fields) != len(prov) {
-		return fmt.Errorf("provenance covers %v, delivered fields are %v", sortedKeys(prov), sortedKeys(fields))
+		return fmt.Errorf("provenance covers %v, delivered fields are %v", slices.Sorted(maps.Keys(prov)), slices.Sorted(maps.Keys(fields)))
 	}
-	for _, name := range sortedKeys(fields) {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		p, ok := prov[name]
 		if !ok {
 			return fmt.Errorf("field %s has no provenance", name)

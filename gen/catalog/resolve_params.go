@@ -3,6 +3,8 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -87,10 +89,10 @@ func (r *toolResolver) params() {
 func (r *toolResolver) checkFlagRefs(known map[string]bool) error {
 	var names []string
 	for _, m := range r.s.meta[r.canonical()] {
-		names = append(names, sortedKeys(m.m.Parameters)...)
+		names = append(names, slices.Sorted(maps.Keys(m.m.Parameters))...)
 	}
-	names = append(names, sortedKeys(r.s.bindings[r.canonical()])...)
-	names = append(names, sortedKeys(r.s.typed[r.canonical()].Parameters)...)
+	names = append(names, slices.Sorted(maps.Keys(r.s.bindings[r.canonical()]))...)
+	names = append(names, slices.Sorted(maps.Keys(r.s.typed[r.canonical()].Parameters))...)
 	for key := range r.s.mapExcl {
 		if c, flag, ok := strings.Cut(key, " --"); ok && c == r.canonical() {
 			names = append(names, flag)

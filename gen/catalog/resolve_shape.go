@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,7 +39,7 @@ func cobraConstraints(c *cobra.Command) *catalog.Constraints {
 
 func splitGroups(set map[string]bool) [][]string {
 	var out [][]string
-	for _, g := range sortedKeys(set) {
+	for _, g := range slices.Sorted(maps.Keys(set)) {
 		names := strings.Fields(g)
 		sort.Strings(names)
 		out = append(out, names)

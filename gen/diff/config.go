@@ -2,6 +2,8 @@ package diff
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -27,7 +29,7 @@ type Ack struct {
 // Check reports the first problem of the config: an unknown rule ID, an
 // unknown severity, or an acknowledgement without a reason.
 func (cfg *Config) Check() error {
-	for _, id := range sortedKeys(cfg.Severity) {
+	for _, id := range slices.Sorted(maps.Keys(cfg.Severity)) {
 		if _, ok := rules[id]; !ok {
 			return fmt.Errorf("severity: unknown rule %q", id)
 		}

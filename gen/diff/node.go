@@ -1,7 +1,9 @@
 package diff
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -136,7 +138,7 @@ func findAnchor(v any, ptr, name string) (string, bool) {
 		if x["$anchor"] == name {
 			return ptr, true
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if p, ok := findAnchor(x[k], ptr+"/"+escapeToken(k), name); ok {
 				return p, true
 			}

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -53,7 +54,7 @@ func unionKeys(a, b map[string]any) []string {
 	for k := range b {
 		all[k] = nil
 	}
-	return sortedKeys(all)
+	return slices.Sorted(maps.Keys(all))
 }
 
 // property compares the schemas the two sides give property name.

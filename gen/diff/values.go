@@ -3,7 +3,6 @@ package diff
 import (
 	"encoding/json"
 	"math/big"
-	"sort"
 	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/ir"
@@ -157,16 +156,6 @@ func text(v any) string {
 		return "?"
 	}
 	return string(b)
-}
-
-// sortedKeys returns the keys of m in byte order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // escapeToken escapes a JSON pointer token (RFC 6901).

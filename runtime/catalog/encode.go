@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -269,7 +271,7 @@ func encodeTools(r *Registry, idx *Index) *jsonWriter {
 		pos[t.Identity.CanonicalPath] = i
 	}
 	fields := make([]field, 0, len(byCanonical))
-	for _, c := range sortedKeys(byCanonical) {
+	for _, c := range slices.Sorted(maps.Keys(byCanonical)) {
 		c := c
 		fields = append(fields, field{c, nil, func(d int) { idx.Tools[pos[c]].Full = w.value(byCanonical[c], d) }})
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -59,7 +61,7 @@ func (c *Catalog) Canonicals() []string {
 }
 
 // Paths returns every CLI path (primary and aliases) of c.
-func (c *Catalog) Paths() []string { return sortedKeys(c.look.byPath) }
+func (c *Catalog) Paths() []string { return slices.Sorted(maps.Keys(c.look.byPath)) }
 
 // Resolve reports the canonical path a CLI path or canonical path names,
 // and whether it is an alias, without decoding anything.

@@ -3,7 +3,6 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 )
 
 // productWire is a product summary (dws ProductSpec.ToSummaryPayload); in
@@ -101,16 +100,6 @@ func (w *productWire) overview() overviewEntry {
 		e.Description = w.Description
 	}
 	return e
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // checkHeader checks the fixed values of a decoded catalog header.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -365,7 +367,7 @@ func (c *Catalog) writeCompactProducts(jw *jsonWriter, depth int) {
 			return
 		}
 		var fields []field
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			fields = append(fields, field{k, m[k], nil})
 			if k == "tools" {
 				fields[len(fields)-1] = field{k, nil, func(d int) { c.writeCompactTools(jw, i, d) }}

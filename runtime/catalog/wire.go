@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // toolWire is the full leaf payload (dws ToolSpec.ToPayload), its fields in
@@ -148,7 +150,7 @@ func fromWire(w *toolWire) ToolSpec {
 			SourceRefs: w.AgentSourceRefs, MetadataSource: w.AgentMetadataSource},
 		Provenance: w.FieldProvenance,
 	}
-	for _, name := range sortedKeys(w.Parameters) {
+	for _, name := range slices.Sorted(maps.Keys(w.Parameters)) {
 		p := w.Parameters[name]
 		p.Name = name
 		t.Parameters = append(t.Parameters, p)

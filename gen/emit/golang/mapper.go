@@ -2,6 +2,8 @@ package golang
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -259,7 +261,7 @@ func (m *mapper) structType(d *schemaDoc, obj, props map[string]any, at site) go
 	dec := m.declare(dStruct, at, obj)
 	req := requiredSet(obj)
 	fns := newNamespace("MarshalJSON", "UnmarshalJSON")
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		dec.fields = append(dec.fields, m.field(d, dec.name, name, props[name], req[name], fns))
 	}
 	if dec.hasAwkward() {

@@ -2,6 +2,8 @@ package golang
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -27,7 +29,7 @@ const maxNoteValue = 120
 // $ref to another resource is named because its type is raw JSON.
 func constraintNote(obj map[string]any) string {
 	var parts []string
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if mapped[k] && !(k == "$ref" && !strings.HasPrefix(str(obj[k]), "#")) ||
 			k == "enum" && stringEnum(obj) != nil || k == "format" && obj[k] == "date-time" {
 			continue

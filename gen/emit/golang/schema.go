@@ -2,9 +2,9 @@ package golang
 
 import (
 	"encoding/json"
+	"maps"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -79,7 +79,7 @@ func findAnchor(v any, ptr, name string) (string, bool) {
 		if c["$anchor"] == name {
 			return ptr, true
 		}
-		for _, k := range sortedKeys(c) {
+		for _, k := range slices.Sorted(maps.Keys(c)) {
 			if p, ok := findAnchor(c[k], ptr+"/"+escapePtr(k), name); ok {
 				return p, true
 			}
@@ -115,16 +115,6 @@ func (d *schemaDoc) deref(s any) any {
 		s, _ = d.at(ptr)
 	}
 	return s
-}
-
-// sortedKeys returns the keys of m in byte order.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // jsonType is the JSON Schema type of a decoded value.

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -96,7 +97,7 @@ func discriminator(d *schemaDoc, branches []any) (string, []string, bool) {
 	}
 	first, _ := d.deref(branches[0]).(map[string]any)
 	props, _ := first["properties"].(map[string]any)
-	for _, prop := range sortedKeys(props) {
+	for _, prop := range slices.Sorted(maps.Keys(props)) {
 		if values, ok := constValues(d, branches, prop); ok {
 			return prop, values, true
 		}

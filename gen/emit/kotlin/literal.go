@@ -2,7 +2,9 @@ package kotlin
 
 import (
 	"encoding/json"
+	"maps"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -44,7 +46,7 @@ func writeObject(b *strings.Builder, m map[string]any, indent string) {
 	}
 	inner := indent + "    "
 	b.WriteString("buildJsonObject {\n")
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		b.WriteString(inner + "put(" + kotlinString(k) + ", ")
 		writeLiteral(b, m[k], inner)
 		b.WriteString(")\n")

@@ -3,8 +3,9 @@ package kotlin
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -155,7 +156,7 @@ func newBuilder(names *allocator, out *toolTypes, doc any) *builder {
 	root, _ := doc.(map[string]any)
 	b := &builder{names: names, out: out, root: root, defNames: map[string]string{},
 		defs: map[string]*ktype{}, building: map[string]bool{}}
-	for _, d := range sortedKeys(b.defsMap()) {
+	for _, d := range slices.Sorted(maps.Keys(b.defsMap())) {
 		b.defNames[d] = names.name(pascal(d, "Def"))
 	}
 	return b
@@ -177,7 +178,7 @@ func (b *builder) defsMap() map[string]any {
 
 // allDefs maps every def, referenced or not, so each named type exists.
 func (b *builder) allDefs() {
-	for _, d := range sortedKeys(b.defsMap()) {
+	for _, d := range slices.Sorted(maps.Keys(b.defsMap())) {
 		b.defType(d)
 	}
 }
@@ -388,7 +389,7 @@ func (b *builder) props(c *class, m map[string]any, props map[string]any) []*pro
 	}
 	names := newAllocator("toJson", "copy", "equals", "hashCode", "toString")
 	var out []*prop
-	for _, wire := range sortedKeys(props) {
+	for _, wire := range slices.Sorted(maps.Keys(props)) {
 		id := names.name(camel(wire, "property"))
 		t := b.typeOf(props[wire], pascal(wire, "Property"), false)
 		out = append(out, &prop{Wire: wire, Name: quoted(id), Type: t, Required: required[wire], Doc: propDoc(props[wire], t)})
@@ -516,16 +517,6 @@ func compactJSON(v any) string {
 	return string(data)
 }
 
-// sortedKeys returns the keys of m in sorted order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // unionType maps a oneOf or anyOf (alone in its schema but for docs) whose
 // branches are all object classes with one required string constant
 // property in common, with distinct values, to a sealed interface. It
@@ -596,7 +587,7 @@ func (b *builder) resolve(s any) map[string]any {
 // requires as a distinct string constant, and the branches' values.
 func discriminator(branches []map[string]any) (string, []string) {
 	props, _ := branches[0]["properties"].(map[string]any)
-	for _, key := range sortedKeys(props) {
+	for _, key := range slices.Sorted(maps.Keys(props)) {
 		if values := constValues(branches, key); values != nil {
 			return key, values
 		}
