@@ -1,0 +1,212 @@
+package unixsock
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+	"github.com/cetpgen/cetpgen/runtime/provider"
+)
+
+// conn is the server side of one connection.
+type conn struct {
+	s      *server
+	c      *net.UnixConn
+	peer   Peer
+	caller provider.Caller
+	slots  chan struct{}
+	calls  sync.WaitGroup
+	wmu    sync.Mutex
+
+	mu      sync.Mutex
+	running map[uint32]context.CancelFunc
+}
+
+func newConn(s *server, c *net.UnixConn, peer Peer, caller provider.Caller) *conn {
+	return &conn{s: s, c: c, peer: peer, caller: caller,
+		slots: make(chan struct{}, s.opt.MaxInFlight), running: map[uint32]context.CancelFunc{}}
+}
+
+// readLoop reads and dispatches frames until the connection ends, the
+// server shuts down or the client breaks the wire format; in the last case
+// it sends a GoAway frame with the reason first.
+func (c *conn) readLoop() {
+	br := bufio.NewReaderSize(c.c, 64<<10)
+	for {
+		f, err := readFrame(br, c.s.opt.MaxRequest)
+		if err == nil {
+			err = c.dispatch(f)
+		}
+		if err != nil {
+			if errors.Is(err, errFrame) {
+				c.send(&frame{typ: typeGoAway, reason: err.Error()})
+			}
+			return
+		}
+	}
+}
+
+// readFrame reads one frame of at most max bytes after the length prefix.
+// The body is read in growing steps, so a declared length costs memory
+// only as its bytes arrive.
+func readFrame(r io.Reader, max int) (*frame, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if n < headerBytes-4 || uint64(n) > uint64(max) {
+		return nil, frameErr("length %d outside %d..%d", n, headerBytes-4, max)
+	}
+	body, err := io.ReadAll(io.LimitReader(r, int64(n)))
+	if err == nil && len(body) < int(n) {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeFrame(body)
+}
+
+// dispatch starts a call or a launch, or cancels one. A client may send
+// only Call, Launch and Cancel frames, and may not reuse the number of a
+// request still running.
+func (c *conn) dispatch(f *frame) error {
+	switch f.typ {
+	case typeCancel:
+		c.cancel(f.id)
+		return nil
+	case typeCall, typeLaunch:
+		return c.start(f)
+	}
+	return frameErr("a client may not send type %d", f.typ)
+}
+
+// cancel cancels the context of request id, if it still runs.
+func (c *conn) cancel(id uint32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cancel := c.running[id]; cancel != nil {
+		cancel()
+	}
+}
+
+// start runs f in its own goroutine once a slot is free.
+func (c *conn) start(f *frame) error {
+	c.slots <- struct{}{}
+	ctx, cancel := context.WithCancel(context.WithValue(c.s.hard, peerKey{}, c.peer))
+	c.mu.Lock()
+	if c.running[f.id] != nil {
+		c.mu.Unlock()
+		cancel()
+		<-c.slots
+		return frameErr("request number %d is already running", f.id)
+	}
+	c.running[f.id] = cancel
+	c.mu.Unlock()
+	c.calls.Add(1)
+	go c.run(ctx, f)
+	return nil
+}
+
+// run answers one call or launch, then frees its slot.
+func (c *conn) run(ctx context.Context, f *frame) {
+	defer func() {
+		c.mu.Lock()
+		c.running[f.id]()
+		delete(c.running, f.id)
+		c.mu.Unlock()
+		<-c.slots
+		c.calls.Done()
+	}()
+	if f.typ == typeLaunch {
+		err := c.s.h.Launch(ctx, c.caller, &protocol.Resolution{ID: f.resolution})
+		c.send(&frame{typ: typeLaunched, id: f.id, bundle: launchedBundle(err)})
+		return
+	}
+	resp := c.s.h.Call(ctx, c.caller, f.method, f.bundle)
+	c.sendResult(f, resp)
+}
+
+// launchedBundle is the answer to a launch: status "success", or the
+// error envelope fields of the Provider's *protocol.Error, or
+// INTERNAL_ERROR without the text of any other error.
+func launchedBundle(err error) protocol.Bundle {
+	if err == nil {
+		return protocol.Bundle{protocol.KeyStatus: protocol.String(protocol.StatusSuccess)}
+	}
+	var perr *protocol.Error
+	if !errors.As(err, &perr) {
+		perr = protocol.NewError(protocol.CodeInternalError, "the resolution could not be launched")
+	}
+	return protocol.ErrorBundle(protocol.Echo{}, perr)
+}
+
+// sendResult sends resp for the call f, or INTERNAL_ERROR when resp
+// cannot travel; it closes every descriptor resp holds afterwards.
+func (c *conn) sendResult(f *frame, resp protocol.Bundle) {
+	defer closeFDs(resp)
+	if err := c.send(&frame{typ: typeResult, id: f.id, bundle: resp}); errors.Is(err, errEncode) {
+		id, _, _ := f.bundle.String(protocol.KeyRequestID)
+		e := protocol.NewError(protocol.CodeInternalError, "Provider internal error")
+		c.send(&frame{typ: typeResult, id: f.id, bundle: protocol.ErrorBundle(protocol.Echo{Version: protocol.Version2, RequestID: id}, e)})
+	}
+}
+
+// closeFDs closes the descriptors of b.
+func closeFDs(b protocol.Bundle) {
+	for _, v := range b {
+		if fd, ok := v.(protocol.FileDescriptor); ok && fd.File != nil {
+			fd.File.Close()
+		}
+	}
+}
+
+// errEncode marks a frame that could not be encoded; nothing was sent.
+var errEncode = errors.New("unixsock: cannot encode frame")
+
+// send writes f and passes its descriptors. A write error closes the
+// connection, since the stream may hold part of a frame.
+func (c *conn) send(f *frame) error {
+	buf, fds, err := encodeFrame(f)
+	if err == nil && len(buf)-4 > HardMaxFrame {
+		err = errors.New("frame exceeds HardMaxFrame")
+	}
+	if err != nil {
+		return errors.Join(errEncode, err)
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.c.SetWriteDeadline(time.Now().Add(c.s.opt.WriteTimeout))
+	if err := writeFrame(c.c, buf, fds); err != nil {
+		c.c.Close()
+		return err
+	}
+	return nil
+}
+
+// writeFrame writes buf, passing fds with its first bytes (SCM_RIGHTS).
+func writeFrame(c *net.UnixConn, buf []byte, fds []protocol.FileDescriptor) error {
+	if len(fds) == 0 {
+		_, err := c.Write(buf)
+		return err
+	}
+	raw := make([]int, len(fds))
+	for i, fd := range fds {
+		raw[i] = int(fd.File.Fd())
+	}
+	n, _, err := c.WriteMsgUnix(buf, syscall.UnixRights(raw...), nil)
+	if err == nil && n < len(buf) {
+		_, err = c.Write(buf[n:])
+	}
+	runtime.KeepAlive(fds)
+	return err
+}
