@@ -8,9 +8,17 @@ build:
 	$(GO) build -o bin/cetpgen ./cmd/cetpgen
 
 # tools installs what the tests need beyond Go: the Kotlin compiler (from
-# the npm registry, cached in .cache/kotlinc) for the Kotlin compile tests.
+# the npm registry, cached in .cache/kotlinc) for the Kotlin compile tests,
+# and the throwaway PostgreSQL server of the PostgreSQL store tests
+# (scripts/postgres.sh, docs/postgres.md), left running on loopback.
 tools:
 	scripts/kotlinc.sh
+	scripts/postgres.sh start
+
+# CETP_PG_DSN names that server's test database; it is read when each
+# recipe line runs, so after `tools` has started the server. A DSN set by
+# the caller wins.
+export CETP_PG_DSN ?= $(shell scripts/postgres.sh dsn 2>/dev/null)
 
 vet:
 	$(GO) vet ./...

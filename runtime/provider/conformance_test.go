@@ -26,14 +26,17 @@ type conformanceCase struct {
 func runCases(t *testing.T, cases []conformanceCase) {
 	t.Helper()
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, tc.cfg)
-			b, w := tc.run(t, f)
-			check(t, b, w)
-			if tc.post != nil {
-				tc.post(t, f, b)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { runCase(t, tc, tc.cfg) })
+	}
+	runCasesPostgres(t, cases)
+}
+
+func runCase(t *testing.T, tc conformanceCase, cfg fixtureConfig) {
+	f := newFixture(t, cfg)
+	b, w := tc.run(t, f)
+	check(t, b, w)
+	if tc.post != nil {
+		tc.post(t, f, b)
 	}
 }
 
