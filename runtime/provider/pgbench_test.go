@@ -1,6 +1,7 @@
 package provider_test
 
 import (
+	"database/sql"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -51,6 +52,30 @@ func BenchmarkBareInsertPostgres(b *testing.B) {
 	writeBench(b, func() error {
 		_, err := st.DB().Exec(`INSERT INTO alerts (request_id, symbol) VALUES ($1, $2)`, fmt.Sprint(n.Add(1)), "AAPL")
 		return err
+	})
+}
+
+// BenchmarkBareTxPostgres is the handler's business change alone: one
+// transaction holding its two INSERTs (alert and effect row), at the same
+// isolation and synchronous_commit; the Provider and the store add the
+// rest of a call.
+func BenchmarkBareTxPostgres(b *testing.B) {
+	st := pgtest.OpenDSN(b, pgSchema(b))
+	var n atomic.Int64
+	writeBench(b, func() error {
+		tx, err := st.DB().BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		id := fmt.Sprint(n.Add(1))
+		if _, err := tx.Exec(`INSERT INTO alerts (request_id, symbol) VALUES ($1, $2)`, id, "AAPL"); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO effects (request_id, n) VALUES ($1, 1)`, id); err != nil {
+			return err
+		}
+		return tx.Commit()
 	})
 }
 
