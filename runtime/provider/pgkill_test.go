@@ -167,15 +167,8 @@ func killLoop(t *testing.T, l *ledger, dsn string, want int) (kills, started, mi
 		if rng.IntN(4) != 0 {
 			timer = time.AfterFunc(time.Duration(rng.IntN(4000))*time.Microsecond, func() { child.cmd.Process.Kill() })
 		}
-		for range 12 {
-			died, err := l.execute(child, l.next())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if died {
-				midCall++
-				break
-			}
+		if useChild(t, l, child) {
+			midCall++
 		}
 		if timer != nil {
 			timer.Stop()
@@ -187,6 +180,22 @@ func killLoop(t *testing.T, l *ledger, dsn string, want int) (kills, started, mi
 	return kills, started, midCall
 }
 
+// useChild sends up to 12 calls to child and reports whether it died
+// during one.
+func useChild(t *testing.T, l *ledger, child *crashChild) bool {
+	t.Helper()
+	for range 12 {
+		died, err := l.execute(child, l.next())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if died {
+			return true
+		}
+	}
+	return false
+}
+
 // TestPostgresRestart proves that a Provider process started against the
 // database of one that was killed serves the stored results, successes and
 // terminal business errors alike, unchanged and without running the
@@ -196,17 +205,7 @@ func TestPostgresRestart(t *testing.T) {
 	pgChildMain()
 	dsn := pgSchema(t)
 	first := startFrameChild(t, t.Name(), dsn, false)
-	var reqs []crashRequest
-	answers := map[string]string{}
-	for i := range 20 {
-		sym := fmt.Sprintf("S%d", i)
-		if i%4 == 0 {
-			sym = "CONFLICT"
-		}
-		req := crashRequest{id: providertest.NewRequestID(), args: fmt.Sprintf(`{"symbol":%q,"price":1}`, sym)}
-		reqs = append(reqs, req)
-		answers[req.id] = frameAnswer(t, first, req)
-	}
+	reqs, answers := restartWrites(t, first)
 	st := pgtest.OpenDSN(t, dsn)
 	before := records(t, st.DB())
 	first.stop(true)
@@ -224,6 +223,24 @@ func TestPostgresRestart(t *testing.T) {
 	if err := st.DB().QueryRow(`SELECT COUNT(*) FROM effects WHERE n = 1`).Scan(&effects); err != nil || effects != 15 {
 		t.Fatalf("%d single effects (%v), want 15", effects, err)
 	}
+}
+
+// restartWrites sends 20 writes to child, every fourth a CONFLICT, and
+// returns them with their answers.
+func restartWrites(t *testing.T, child *crashChild) ([]crashRequest, map[string]string) {
+	t.Helper()
+	var reqs []crashRequest
+	answers := map[string]string{}
+	for i := range 20 {
+		sym := fmt.Sprintf("S%d", i)
+		if i%4 == 0 {
+			sym = "CONFLICT"
+		}
+		req := crashRequest{id: providertest.NewRequestID(), args: fmt.Sprintf(`{"symbol":%q,"price":1}`, sym)}
+		reqs = append(reqs, req)
+		answers[req.id] = frameAnswer(t, child, req)
+	}
+	return reqs, answers
 }
 
 // frameAnswer returns the status, error code, error message and data of

@@ -95,13 +95,8 @@ func (s *Store) Execute(ctx context.Context, a store.Attempt, fn store.TxFunc) (
 func claim(ctx context.Context, tx *sql.Tx, a store.Attempt) (store.Record, bool, error) {
 	k := a.Key
 	for range maxClaimRounds {
-		res, err := tx.ExecContext(ctx, claimSQL, k.Caller, k.Provider, k.RequestID, a.Binding.Tool, a.Binding.ArgsDigest[:],
-			a.Now.UnixMilli(), a.ExpiresAt.UnixMilli())
-		if err != nil {
-			return store.Record{}, false, fmt.Errorf("pgstore: claim %s: %w", k.RequestID, err)
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			return store.Record{}, true, nil
+		if inserted, err := insertClaim(ctx, tx, a); err != nil || inserted {
+			return store.Record{}, inserted, err
 		}
 		rec, err := scanRecord(tx.QueryRowContext(ctx, selectSQL+` FOR UPDATE`, k.Caller, k.Provider, k.RequestID), k)
 		if errors.Is(err, store.ErrNotFound) {
@@ -113,6 +108,20 @@ func claim(ctx context.Context, tx *sql.Tx, a store.Attempt) (store.Record, bool
 		return existing(ctx, tx, a, rec)
 	}
 	return store.Record{}, false, fmt.Errorf("pgstore: claim %s: the record kept disappearing", k.RequestID)
+}
+
+// insertClaim inserts the attempt's placeholder row and reports whether it
+// did; it waits while another transaction holds an uncommitted row of the
+// key.
+func insertClaim(ctx context.Context, tx *sql.Tx, a store.Attempt) (bool, error) {
+	k := a.Key
+	res, err := tx.ExecContext(ctx, claimSQL, k.Caller, k.Provider, k.RequestID, a.Binding.Tool, a.Binding.ArgsDigest[:],
+		a.Now.UnixMilli(), a.ExpiresAt.UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("pgstore: claim %s: %w", k.RequestID, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // existing handles a committed record that the attempt holds locked: a

@@ -76,6 +76,11 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("lock for migration: %w", err)
 	}
 	defer unlock(conn)
+	return upgrade(ctx, conn)
+}
+
+// upgrade applies the migrations the schema lacks, in order.
+func upgrade(ctx context.Context, conn *sql.Conn) error {
 	v, err := currentVersion(ctx, conn)
 	if err != nil {
 		return err
