@@ -128,7 +128,7 @@ func serveSteady(l *ledger, child *crashChild, stop <-chan struct{}) error {
 // one steady, the other killed with SIGKILL at random points (from outside
 // at a random delay, from inside the handler between its two statements
 // in the open transaction, or between calls) and restarted, while both
-// serve new writes, retries of unacknowledged ones and replays, often of
+// serve new writes, retries of unacknowledged ones and replays, at times of
 // the same request ID at once. It proves that every acknowledged result is
 // served again unchanged by the steady process and that the database holds
 // each request's effect exactly once.
