@@ -57,8 +57,17 @@ func tool(name string, ann provider.Annotations, in, out string, h provider.Hand
 
 // newProvider builds the test Provider; confirm is its confirmation UI.
 func newProvider(t testing.TB, confirm provider.Confirmer) *provider.Provider {
+	p, err := buildProvider(confirm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// buildProvider builds the test Provider with six tools.
+func buildProvider(confirm provider.Confirmer) (*provider.Provider, error) {
 	obj := `{"type":"object"}`
-	p, err := provider.New(provider.Descriptor{ID: "com.example.notes", Name: "Notes", Versions: []int{2}},
+	return provider.New(provider.Descriptor{ID: "com.example.notes", Name: "Notes", Versions: []int{2}},
 		[]provider.Tool{
 			tool("echo", readAnn, echoSchema, echoSchema, echo),
 			tool("fail", readAnn, obj, `{}`, fail),
@@ -67,10 +76,6 @@ func newProvider(t testing.TB, confirm provider.Confirmer) *provider.Provider {
 			tool("file_result", readAnn, obj, obj, echo),
 			tool("wipe", confirmAnn, obj, obj, echo),
 		}, provider.Options{Store: memstore.New(), Confirmer: confirm})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // fdHandler serves a Provider and attaches a result_fd holding
