@@ -36,8 +36,10 @@ func newConn(s *server, c *net.UnixConn, peer Peer, caller provider.Caller) *con
 }
 
 // readLoop reads and dispatches frames until the connection ends, the
-// server shuts down or the client breaks the wire format; in the last case
-// it sends a GoAway frame with the reason first.
+// server shuts down or the client breaks the wire format. Requests still
+// running when the client closes its end run to completion, their answers
+// lost, as a Binder call outlives a dead caller; after a malformed frame
+// they are cancelled.
 func (c *conn) readLoop() {
 	br := bufio.NewReaderSize(c.c, 64<<10)
 	for {
@@ -47,11 +49,24 @@ func (c *conn) readLoop() {
 		}
 		if err != nil {
 			if errors.Is(err, errFrame) {
-				c.send(&frame{typ: typeGoAway, reason: err.Error()})
+				c.goAway(err)
 			}
 			return
 		}
 	}
+}
+
+// goAway tells the client why its connection ends, cancels its running
+// requests and closes the connection: after a malformed frame the stream
+// cannot be trusted.
+func (c *conn) goAway(err error) {
+	c.send(&frame{typ: typeGoAway, reason: err.Error()})
+	c.mu.Lock()
+	for _, cancel := range c.running {
+		cancel()
+	}
+	c.mu.Unlock()
+	c.c.Close()
 }
 
 // readFrame reads one frame of at most max bytes after the length prefix.

@@ -1,0 +1,172 @@
+package unixsock
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+	"github.com/cetpgen/cetpgen/runtime/provider"
+)
+
+// stubHandler answers every call with its method and launches nothing;
+// calls of the method "block" wait for gate.
+type stubHandler struct{ gate chan struct{} }
+
+// Call implements Handler.
+func (h stubHandler) Call(_ context.Context, _ provider.Caller, method string, _ protocol.Bundle) protocol.Bundle {
+	if method == "block" {
+		<-h.gate
+	}
+	return protocol.Bundle{protocol.KeyData: protocol.String(method)}
+}
+
+// Launch implements Handler.
+func (stubHandler) Launch(context.Context, provider.Caller, *protocol.Resolution) error {
+	return errors.New("secret internal detail")
+}
+
+// serveStub serves h until the test ends and returns the socket path.
+func serveStub(t *testing.T, h Handler) string {
+	path := filepath.Join(t.TempDir(), "s.sock")
+	ln, err := Listen(path, DefaultSocketFileMode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- ServeHandler(ctx, ln, h, Options{ShutdownGrace: time.Millisecond}) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return path
+}
+
+// rawExchange writes data on a fresh connection, half-closes it and
+// returns the frames the server sent before closing.
+func rawExchange(t *testing.T, path string, data []byte) []*frame {
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write(data)
+	c.CloseWrite()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var got []*frame
+	br := bufio.NewReader(c)
+	for {
+		f, err := readFrame(br, HardMaxFrame)
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("reading the server: %v", err)
+			}
+			return got
+		}
+		got = append(got, f)
+	}
+}
+
+// TestServerRefusesMalformedFrames proves that each malformed frame ends
+// its connection with a GoAway frame (a truncated one with a plain close),
+// and that the server goes on serving other connections.
+func TestServerRefusesMalformedFrames(t *testing.T) {
+	path := serveStub(t, stubHandler{})
+	for name, data := range badFrames() {
+		got := rawExchange(t, path, data)
+		if name == "truncated" && len(got) == 0 {
+			continue
+		}
+		if len(got) != 1 || got[0].typ != typeGoAway {
+			t.Errorf("%s: server sent %+v", name, got)
+		}
+	}
+	wantStubAnswer(t, path)
+}
+
+// TestServerRefusesDuplicateRequestNumber proves that reusing the number
+// of a running request ends the connection.
+func TestServerRefusesDuplicateRequestNumber(t *testing.T) {
+	gate := make(chan struct{})
+	path := serveStub(t, stubHandler{gate: gate})
+	defer close(gate)
+	call, _, _ := encodeFrame(&frame{typ: typeCall, id: 7, method: "block"})
+	got := rawExchange(t, path, append(append([]byte{}, call...), call...))
+	if len(got) == 0 || got[0].typ != typeGoAway {
+		t.Fatalf("server sent %+v", got)
+	}
+}
+
+// TestClientDescriptorDiscarded proves that a descriptor a client passes
+// with a request is neither used nor kept: the server answers and this
+// process (both sides) has as many descriptors open as before.
+func TestClientDescriptorDiscarded(t *testing.T) {
+	path := serveStub(t, stubHandler{})
+	wantStubAnswer(t, path)
+	base := countFDs()
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, _, _ := encodeFrame(&frame{typ: typeCall, id: 1, method: "m"})
+	if _, _, err := c.WriteMsgUnix(call, syscall.UnixRights(int(os.Stdin.Fd())), nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := readFrame(c, HardMaxFrame)
+	if err != nil || f.typ != typeResult || len(f.fdKeys) != 0 {
+		t.Fatalf("answer %+v %v", f, err)
+	}
+	c.Close()
+	waitCount(t, base)
+}
+
+// TestLaunchHidesInternalErrors proves that a launch failing with an
+// error other than *protocol.Error reaches the client as INTERNAL_ERROR
+// without its text.
+func TestLaunchHidesInternalErrors(t *testing.T) {
+	tr, err := Dial(serveStub(t, stubHandler{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	err = tr.Launch(context.Background(), &protocol.Resolution{ID: "r"})
+	var perr *protocol.Error
+	if !errors.As(err, &perr) || perr.Code != protocol.CodeInternalError || perr.Message == "secret internal detail" {
+		t.Fatalf("launch: %v", err)
+	}
+}
+
+// wantStubAnswer fails unless a fresh client gets an answer from the stub.
+func wantStubAnswer(t *testing.T, path string) {
+	t.Helper()
+	tr, err := Dial(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	b, err := tr.Call(context.Background(), "ping", nil)
+	if s, _, _ := b.String(protocol.KeyData); err != nil || s != "ping" {
+		t.Fatalf("answer %v %v", b, err)
+	}
+}
+
+// countFDs counts the descriptors open in this process.
+func countFDs() int {
+	ents, _ := os.ReadDir("/proc/self/fd")
+	return len(ents) - 1
+}
+
+// waitCount waits until this process has want descriptors open.
+func waitCount(t *testing.T, want int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); countFDs() != want; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d descriptors open, want %d", countFDs(), want)
+		}
+	}
+}
