@@ -64,10 +64,12 @@ func newProvider(t testing.TB, confirm provider.Confirmer) *provider.Provider {
 	return p
 }
 
-// buildProvider builds the test Provider with six tools.
+// buildProvider builds the test Provider with six tools. It allows 64
+// concurrent requests per caller.
 func buildProvider(confirm provider.Confirmer) (*provider.Provider, error) {
 	obj := `{"type":"object"}`
-	return provider.New(provider.Descriptor{ID: "com.example.notes", Name: "Notes", Versions: []int{2}},
+	return provider.New(provider.Descriptor{ID: "com.example.notes", Name: "Notes", Versions: []int{2},
+		Limits: provider.Limits{MaxConcurrentRequests: 64}},
 		[]provider.Tool{
 			tool("echo", readAnn, echoSchema, echoSchema, echo),
 			tool("fail", readAnn, obj, `{}`, fail),
