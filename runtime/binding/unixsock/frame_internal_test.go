@@ -3,6 +3,7 @@ package unixsock
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"os"
 	"reflect"
 	"testing"
@@ -127,5 +128,31 @@ func badFrames() map[string][]byte {
 		"bundle kind fd in band":   rawFrame(typeResult, 1, 0, 1, 1, 'k', byte(protocol.KindFileDescriptor)),
 		"trailing bytes in launch": rawFrame(typeLaunch, 1, 1, 'r', 0),
 		"missing bundle section":   rawFrame(typeResult, 1),
+	}
+}
+
+// The worked example of docs/binding-unix.md §8.
+const (
+	docRequestHex  = "000000430100000001096e65676f7469617465000215636f6e73756d65725f6361706162696c697469657303025b5d11636f6e73756d65725f76657273696f6e73040100000002"
+	docResponseHex = "000000780200000001" + "00050a6572726f725f636f6465031355" + "4e535550504f525445445f56455253494f4e0d6572726f725f6d657373616765" +
+		"03116e6f20636f6d6d6f6e2076657273696f6e1070726f746f636f6c5f76657273696f6e0100000002" + "09726574727961626c6505000673746174757303056572726f72"
+)
+
+// TestDocExample proves that the worked example of the documentation is
+// what the encoder writes.
+func TestDocExample(t *testing.T) {
+	req, _, _ := encodeFrame(&frame{typ: typeCall, id: 1, method: "negotiate", bundle: protocol.Bundle{
+		protocol.KeyConsumerVersions: protocol.IntArray{2}, protocol.KeyConsumerCapabilities: protocol.String("[]")}})
+	resp, _, _ := encodeFrame(&frame{typ: typeResult, id: 1, bundle: protocol.ErrorBundle(protocol.Echo{Version: 2},
+		protocol.NewError(protocol.CodeUnsupportedVersion, "no common version"))})
+	launch, _, _ := encodeFrame(&frame{typ: typeLaunch, id: 2, resolution: "r1"})
+	for _, c := range []struct{ got, want string }{
+		{hex.EncodeToString(req), docRequestHex},
+		{hex.EncodeToString(resp), docResponseHex},
+		{hex.EncodeToString(launch), "000000080300000002027231"},
+	} {
+		if c.got != c.want {
+			t.Errorf("encoded %s\ndocument %s", c.got, c.want)
+		}
 	}
 }
