@@ -129,7 +129,7 @@ func (t *Transport) roundTrip(ctx context.Context, f *frame, want byte) (*frame,
 		return nil, err
 	}
 	setID(buf, id)
-	if err := t.write(buf); err != nil {
+	if err := t.write(ctx, buf); err != nil {
 		t.forget(id)
 		return nil, err
 	}
@@ -185,13 +185,16 @@ func (t *Transport) forget(id uint32) bool {
 // sendCancel tells the server to cancel the context of request id.
 func (t *Transport) sendCancel(id uint32) {
 	buf, _, _ := encodeFrame(&frame{typ: typeCancel, id: id})
-	t.write(buf)
+	t.write(context.Background(), buf)
 }
 
-// write writes one whole frame; a failed write breaks the connection.
-func (t *Transport) write(buf []byte) error {
+// write writes one whole frame by the deadline of ctx, if any; a failed
+// write breaks the connection, which may hold part of a frame.
+func (t *Transport) write(ctx context.Context, buf []byte) error {
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
+	deadline, _ := ctx.Deadline()
+	t.c.SetWriteDeadline(deadline)
 	if _, err := t.c.Write(buf); err != nil {
 		t.c.Close()
 		return fmt.Errorf("%w: %v", ErrClosed, err)

@@ -114,22 +114,48 @@ func (c *conn) cancel(id uint32) {
 	}
 }
 
-// start runs f in its own goroutine once a slot is free.
+// start runs f in its own goroutine, or answers RATE_LIMITED at once when
+// MaxInFlight requests of the connection are running: the reader never
+// waits, so it always reads the Cancel frames of running requests.
 func (c *conn) start(f *frame) error {
-	c.slots <- struct{}{}
-	ctx, cancel := context.WithCancel(context.WithValue(c.s.hard, peerKey{}, c.peer))
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.running[f.id] != nil {
-		c.mu.Unlock()
-		cancel()
-		<-c.slots
 		return frameErr("request number %d is already running", f.id)
 	}
+	select {
+	case c.slots <- struct{}{}:
+	default:
+		c.calls.Add(1)
+		go func() { defer c.calls.Done(); c.refuse(f) }()
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.WithValue(c.s.hard, peerKey{}, c.peer))
 	c.running[f.id] = cancel
-	c.mu.Unlock()
 	c.calls.Add(1)
 	go c.run(ctx, f)
 	return nil
+}
+
+// refuse answers f with RATE_LIMITED, retryable after RetryAfter.
+func (c *conn) refuse(f *frame) {
+	e := protocol.NewError(protocol.CodeRateLimited, "too many requests on this connection").WithRetryable(true)
+	e.RetryAfter = c.s.opt.RetryAfter
+	typ, echo := typeResult, echoOf(f)
+	if f.typ == typeLaunch {
+		typ, echo = typeLaunched, protocol.Echo{}
+	}
+	c.send(&frame{typ: typ, id: f.id, bundle: protocol.ErrorBundle(echo, e)})
+}
+
+// echoOf returns what an answer the binding makes for the Call f echoes:
+// protocol_version 2 and a request_id of at most 128 bytes.
+func echoOf(f *frame) protocol.Echo {
+	id, _, _ := f.bundle.String(protocol.KeyRequestID)
+	if len(id) > 128 {
+		id = ""
+	}
+	return protocol.Echo{Version: protocol.Version2, RequestID: id}
 }
 
 // run answers one call or launch, then frees its slot.
@@ -170,9 +196,8 @@ func launchedBundle(err error) protocol.Bundle {
 func (c *conn) sendResult(f *frame, resp protocol.Bundle) {
 	defer closeFDs(resp)
 	if err := c.send(&frame{typ: typeResult, id: f.id, bundle: resp}); errors.Is(err, errEncode) {
-		id, _, _ := f.bundle.String(protocol.KeyRequestID)
 		e := protocol.NewError(protocol.CodeInternalError, "Provider internal error")
-		c.send(&frame{typ: typeResult, id: f.id, bundle: protocol.ErrorBundle(protocol.Echo{Version: protocol.Version2, RequestID: id}, e)})
+		c.send(&frame{typ: typeResult, id: f.id, bundle: protocol.ErrorBundle(echoOf(f), e)})
 	}
 }
 

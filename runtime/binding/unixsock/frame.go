@@ -61,26 +61,29 @@ func encodeFrame(f *frame) ([]byte, []protocol.FileDescriptor, error) {
 	out := make([]byte, headerBytes, 256)
 	out[4] = f.typ
 	binary.BigEndian.PutUint32(out[5:], f.id)
-	var fds []protocol.FileDescriptor
-	var err error
-	switch f.typ {
-	case typeCall:
-		out = appendString(out, f.method)
-		out, _, err = appendBundle(out, f.bundle, false)
-	case typeResult:
-		out, fds, err = appendBundle(out, f.bundle, true)
-	case typeLaunched:
-		out, _, err = appendBundle(out, f.bundle, false)
-	case typeLaunch:
-		out = appendString(out, f.resolution)
-	case typeGoAway:
-		out = appendString(out, f.reason)
-	}
+	out, fds, err := appendPayload(out, f)
 	if err != nil {
 		return nil, nil, err
 	}
 	binary.BigEndian.PutUint32(out, uint32(len(out)-4))
 	return out, fds, nil
+}
+
+// appendPayload appends the type-specific part of f.
+func appendPayload(out []byte, f *frame) ([]byte, []protocol.FileDescriptor, error) {
+	switch f.typ {
+	case typeCall:
+		return appendBundle(appendString(out, f.method), f.bundle, false)
+	case typeResult:
+		return appendBundle(out, f.bundle, true)
+	case typeLaunched:
+		return appendBundle(out, f.bundle, false)
+	case typeLaunch:
+		return appendString(out, f.resolution), nil, nil
+	case typeGoAway:
+		return appendString(out, f.reason), nil, nil
+	}
+	return out, nil, nil
 }
 
 func appendString(out []byte, s string) []byte {
@@ -91,30 +94,41 @@ func appendString(out []byte, s string) []byte {
 // appendBundle appends the bundle section: the descriptor keys, then the
 // in-band values in the binary Bundle format of package protocol.
 func appendBundle(out []byte, b protocol.Bundle, allowFDs bool) ([]byte, []protocol.FileDescriptor, error) {
+	inBand, keys, fds, err := splitFDs(b)
+	if err == nil && (len(keys) > 0 && !allowFDs || len(keys) > MaxFDsPerFrame) {
+		err = fmt.Errorf("unixsock: %d file descriptors cannot travel in this frame", len(keys))
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	out = append(out, byte(len(keys)))
+	for _, k := range keys {
+		out = appendString(out, k)
+	}
+	enc, err := protocol.MarshalBundle(inBand)
+	return append(out, enc...), fds, err
+}
+
+// splitFDs separates the descriptor values of b, sorted by key, from the
+// in-band values.
+func splitFDs(b protocol.Bundle) (protocol.Bundle, []string, []protocol.FileDescriptor, error) {
 	inBand := make(protocol.Bundle, len(b))
 	var keys []string
 	for k, v := range b {
 		if _, isFD := v.(protocol.FileDescriptor); isFD {
 			keys = append(keys, k)
-			continue
+		} else {
+			inBand[k] = v
 		}
-		inBand[k] = v
-	}
-	if len(keys) > 0 && !allowFDs || len(keys) > MaxFDsPerFrame {
-		return nil, nil, fmt.Errorf("unixsock: %d file descriptors cannot travel in this frame", len(keys))
 	}
 	sort.Strings(keys)
-	out = append(out, byte(len(keys)))
 	fds := make([]protocol.FileDescriptor, len(keys))
 	for i, k := range keys {
-		out = appendString(out, k)
-		fds[i] = b[k].(protocol.FileDescriptor)
-		if fds[i].File == nil {
-			return nil, nil, fmt.Errorf("unixsock: key %q: nil file descriptor", k)
+		if fds[i] = b[k].(protocol.FileDescriptor); fds[i].File == nil {
+			return nil, nil, nil, fmt.Errorf("unixsock: key %q: nil file descriptor", k)
 		}
 	}
-	enc, err := protocol.MarshalBundle(inBand)
-	return append(out, enc...), fds, err
+	return inBand, keys, fds, nil
 }
 
 // decodeFrame decodes the bytes of one frame after its length prefix. The

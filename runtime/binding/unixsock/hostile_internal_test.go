@@ -17,13 +17,22 @@ import (
 )
 
 // stubHandler answers every call with its method and launches nothing;
-// calls of the method "block" wait for gate.
-type stubHandler struct{ gate chan struct{} }
+// calls of the method "block" wait for gate, calls of "wait" for the end
+// of their context, which they report on ended.
+type stubHandler struct {
+	gate  chan struct{}
+	ended chan error
+}
 
 // Call implements Handler.
-func (h stubHandler) Call(_ context.Context, _ provider.Caller, method string, _ protocol.Bundle) protocol.Bundle {
-	if method == "block" {
+func (h stubHandler) Call(ctx context.Context, _ provider.Caller, method string, _ protocol.Bundle) protocol.Bundle {
+	switch method {
+	case "block":
 		<-h.gate
+	case "wait":
+		h.ended <- nil
+		<-ctx.Done()
+		h.ended <- ctx.Err()
 	}
 	return protocol.Bundle{protocol.KeyData: protocol.String(method)}
 }
@@ -34,7 +43,7 @@ func (stubHandler) Launch(context.Context, provider.Caller, *protocol.Resolution
 }
 
 // serveStub serves h until the test ends and returns the socket path.
-func serveStub(t *testing.T, h Handler) string {
+func serveStub(t *testing.T, h Handler, opt Options) string {
 	path := filepath.Join(t.TempDir(), "s.sock")
 	ln, err := Listen(path, DefaultSocketFileMode)
 	if err != nil {
@@ -42,7 +51,7 @@ func serveStub(t *testing.T, h Handler) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
-	go func() { done <- ServeHandler(ctx, ln, h, Options{ShutdownGrace: time.Millisecond}) }()
+	go func() { done <- ServeHandler(ctx, ln, h, opt) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return path
 }
@@ -76,7 +85,7 @@ func rawExchange(t *testing.T, path string, data []byte) []*frame {
 // its connection with a GoAway frame (a truncated one with a plain close),
 // and that the server goes on serving other connections.
 func TestServerRefusesMalformedFrames(t *testing.T) {
-	path := serveStub(t, stubHandler{})
+	path := serveStub(t, stubHandler{}, Options{})
 	for name, data := range badFrames() {
 		got := rawExchange(t, path, data)
 		if name == "truncated" && len(got) == 0 {
@@ -93,7 +102,7 @@ func TestServerRefusesMalformedFrames(t *testing.T) {
 // of a running request ends the connection.
 func TestServerRefusesDuplicateRequestNumber(t *testing.T) {
 	gate := make(chan struct{})
-	path := serveStub(t, stubHandler{gate: gate})
+	path := serveStub(t, stubHandler{gate: gate}, Options{})
 	defer close(gate)
 	call, _, _ := encodeFrame(&frame{typ: typeCall, id: 7, method: "block"})
 	got := rawExchange(t, path, append(append([]byte{}, call...), call...))
@@ -106,7 +115,7 @@ func TestServerRefusesDuplicateRequestNumber(t *testing.T) {
 // with a request is neither used nor kept: the server answers and this
 // process (both sides) has as many descriptors open as before.
 func TestClientDescriptorDiscarded(t *testing.T) {
-	path := serveStub(t, stubHandler{})
+	path := serveStub(t, stubHandler{}, Options{})
 	wantStubAnswer(t, path)
 	base := countFDs()
 	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
@@ -129,7 +138,7 @@ func TestClientDescriptorDiscarded(t *testing.T) {
 // error other than *protocol.Error reaches the client as INTERNAL_ERROR
 // without its text.
 func TestLaunchHidesInternalErrors(t *testing.T) {
-	tr, err := Dial(serveStub(t, stubHandler{}))
+	tr, err := Dial(serveStub(t, stubHandler{}, Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,5 +177,32 @@ func waitCount(t *testing.T, want int) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d descriptors open, want %d", countFDs(), want)
 		}
+	}
+}
+
+// TestInFlightLimit proves that a request past MaxInFlight is answered
+// RATE_LIMITED at once, and that the server still reads the Cancel of a
+// running request while the limit is reached.
+func TestInFlightLimit(t *testing.T) {
+	h := stubHandler{ended: make(chan error, 2)}
+	tr, err := Dial(serveStub(t, h, Options{MaxInFlight: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	go tr.Call(ctx, "wait", nil)
+	<-h.ended // running
+	b, err := tr.Call(context.Background(), "ping", protocol.Bundle{protocol.KeyRequestID: protocol.String("id-1")})
+	perr, _ := protocol.ParseError(b)
+	if err != nil || perr == nil || perr.Code != protocol.CodeRateLimited || !perr.Retryable || perr.RetryAfter != DefaultRetryAfter {
+		t.Fatalf("past the limit: %v %v", b, err)
+	}
+	if id, _, _ := b.String(protocol.KeyRequestID); id != "id-1" {
+		t.Fatalf("request_id not echoed: %v", b)
+	}
+	cancel()
+	if err := <-h.ended; !errors.Is(err, context.Canceled) {
+		t.Fatalf("running call's context: %v", err)
 	}
 }

@@ -22,7 +22,8 @@ type Handler interface {
 // Defaults of Options.
 const (
 	DefaultMaxConns       = 64
-	DefaultMaxInFlight    = 8
+	DefaultMaxInFlight    = 32
+	DefaultRetryAfter     = 100 * time.Millisecond
 	DefaultMaxRequest     = 1 << 20
 	DefaultWriteTimeout   = 30 * time.Second
 	DefaultShutdownGrace  = 5 * time.Second
@@ -38,9 +39,12 @@ type Options struct {
 	// closed at once. It defaults to DefaultMaxConns.
 	MaxConns int
 	// MaxInFlight bounds the calls and launches running at once on one
-	// connection; the server stops reading the connection while it is
-	// reached. It defaults to DefaultMaxInFlight.
+	// connection; one more is answered RATE_LIMITED at once. It defaults
+	// to DefaultMaxInFlight.
 	MaxInFlight int
+	// RetryAfter is the retry_after_ms of that RATE_LIMITED answer; it
+	// defaults to DefaultRetryAfter.
+	RetryAfter time.Duration
 	// MaxRequest bounds a frame a client sends, length prefix excluded;
 	// it must exceed the Provider's max_request_bytes plus the envelope.
 	// It defaults to DefaultMaxRequest and never exceeds HardMaxFrame.
@@ -62,6 +66,9 @@ func (o Options) withDefaults() Options {
 	o.MaxConns = positive(o.MaxConns, DefaultMaxConns)
 	o.MaxInFlight = positive(o.MaxInFlight, DefaultMaxInFlight)
 	o.MaxRequest = min(positive(o.MaxRequest, DefaultMaxRequest), HardMaxFrame)
+	if o.RetryAfter <= 0 {
+		o.RetryAfter = DefaultRetryAfter
+	}
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = DefaultWriteTimeout
 	}
