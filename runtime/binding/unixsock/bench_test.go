@@ -24,7 +24,7 @@ func BenchmarkExecuteEcho(b *testing.B) {
 	inProc := func() (consumer.Transport, func() error) {
 		return consumer.InProcess{Provider: p, Caller: provider.Caller{UID: os.Getuid()}}, func() error { return nil }
 	}
-	path := serve(b, p, unixsock.Options{})
+	path := serve(b, p, unixsock.Options{MaxConnsPerUID: 64})
 	socket := func() (consumer.Transport, func() error) {
 		tr, err := unixsock.Dial(path)
 		if err != nil {

@@ -206,3 +206,28 @@ func TestInFlightLimit(t *testing.T) {
 		t.Fatalf("running call's context: %v", err)
 	}
 }
+
+// TestConnsPerUID proves that a UID's connection past MaxConnsPerUID is
+// closed at once while its first connection goes on working.
+func TestConnsPerUID(t *testing.T) {
+	path := serveStub(t, stubHandler{}, Options{MaxConnsPerUID: 1})
+	first, err := Dial(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if _, err := first.Call(context.Background(), "ping", nil); err != nil {
+		t.Fatal(err)
+	}
+	second, err := Dial(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if _, err := second.Call(context.Background(), "ping", nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("second connection: %v", err)
+	}
+	if _, err := first.Call(context.Background(), "ping", nil); err != nil {
+		t.Fatal(err)
+	}
+}

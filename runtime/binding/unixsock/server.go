@@ -22,6 +22,7 @@ type Handler interface {
 // Defaults of Options.
 const (
 	DefaultMaxConns       = 64
+	DefaultMaxConnsPerUID = 16
 	DefaultMaxInFlight    = 32
 	DefaultRetryAfter     = 100 * time.Millisecond
 	DefaultMaxRequest     = 1 << 20
@@ -38,6 +39,10 @@ type Options struct {
 	// MaxConns bounds the open connections; a connection past it is
 	// closed at once. It defaults to DefaultMaxConns.
 	MaxConns int
+	// MaxConnsPerUID bounds the open connections of one UID, so that one
+	// local user cannot take every connection; a connection past it is
+	// closed at once. It defaults to DefaultMaxConnsPerUID.
+	MaxConnsPerUID int
 	// MaxInFlight bounds the calls and launches running at once on one
 	// connection; one more is answered RATE_LIMITED at once. It defaults
 	// to DefaultMaxInFlight.
@@ -64,6 +69,7 @@ func (o Options) withDefaults() Options {
 		o.Identify = DefaultIdentify
 	}
 	o.MaxConns = positive(o.MaxConns, DefaultMaxConns)
+	o.MaxConnsPerUID = positive(o.MaxConnsPerUID, DefaultMaxConnsPerUID)
 	o.MaxInFlight = positive(o.MaxInFlight, DefaultMaxInFlight)
 	o.MaxRequest = min(positive(o.MaxRequest, DefaultMaxRequest), HardMaxFrame)
 	if o.RetryAfter <= 0 {
@@ -138,12 +144,15 @@ type server struct {
 	conns      sync.WaitGroup
 	hard       context.Context // the parent of every call's context
 	cancelHard context.CancelFunc
+
+	mu     sync.Mutex
+	perUID map[int]int // open connections by UID
 }
 
 // newServer returns a server whose call contexts end ShutdownGrace after
 // ctx.
 func newServer(ctx context.Context, h Handler, opt Options) *server {
-	s := &server{h: h, opt: opt, slots: make(chan struct{}, opt.MaxConns)}
+	s := &server{h: h, opt: opt, slots: make(chan struct{}, opt.MaxConns), perUID: map[int]int{}}
 	s.hard, s.cancelHard = context.WithCancel(context.WithoutCancel(ctx))
 	context.AfterFunc(ctx, func() { time.AfterFunc(opt.ShutdownGrace, s.cancelHard) })
 	return s
@@ -175,9 +184,10 @@ func (s *server) serveConn(ctx context.Context, c *net.UnixConn) {
 	defer func() { <-s.slots; s.conns.Done() }()
 	defer c.Close()
 	peer, err := peerCred(c)
-	if err != nil {
+	if err != nil || !s.admit(peer.UID) {
 		return
 	}
+	defer s.leave(peer.UID)
 	caller, err := s.opt.Identify(peer)
 	if err != nil {
 		return
@@ -187,4 +197,24 @@ func (s *server) serveConn(ctx context.Context, c *net.UnixConn) {
 	defer stop()
 	sc.readLoop()
 	sc.calls.Wait()
+}
+
+// admit counts a connection of uid, unless uid has MaxConnsPerUID open.
+func (s *server) admit(uid int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.perUID[uid] >= s.opt.MaxConnsPerUID {
+		return false
+	}
+	s.perUID[uid]++
+	return true
+}
+
+// leave uncounts a connection of uid.
+func (s *server) leave(uid int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.perUID[uid]--; s.perUID[uid] == 0 {
+		delete(s.perUID, uid)
+	}
 }
