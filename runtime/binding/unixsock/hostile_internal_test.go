@@ -231,3 +231,29 @@ func TestConnsPerUID(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestListenRefusesLiveSocket proves that Listen replaces a stale socket
+// file but neither a live socket nor another file.
+func TestListenRefusesLiveSocket(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.sock")
+	ln, err := Listen(path, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Listen(path, 0o600); err == nil {
+		t.Fatal("a live socket was replaced")
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
+	ln, err = Listen(path, 0o600)
+	if err != nil {
+		t.Fatalf("stale socket: %v", err)
+	}
+	ln.Close()
+	plain := filepath.Join(dir, "file")
+	os.WriteFile(plain, nil, 0o600)
+	if _, err := Listen(plain, 0o600); err == nil {
+		t.Fatal("a plain file was replaced")
+	}
+}

@@ -93,14 +93,12 @@ func positive(v, def int) int {
 
 // Listen creates a SOCK_STREAM Unix socket at path with file mode perm
 // (DefaultSocketFileMode lets every local UID connect; the identity of
-// each comes from the kernel). A stale socket file at path is removed
-// first; any other file there is an error.
+// each comes from the kernel). A stale socket file at path, one nobody
+// listens on, is removed first; a live socket or any other file there is
+// an error.
 func Listen(path string, perm os.FileMode) (*net.UnixListener, error) {
-	if fi, err := os.Lstat(path); err == nil {
-		if fi.Mode()&os.ModeSocket == 0 {
-			return nil, errors.New("unixsock: " + path + " exists and is not a socket")
-		}
-		os.Remove(path)
+	if err := removeStale(path); err != nil {
+		return nil, err
 	}
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
@@ -111,6 +109,22 @@ func Listen(path string, perm os.FileMode) (*net.UnixListener, error) {
 		return nil, err
 	}
 	return ln, nil
+}
+
+// removeStale removes a socket file at path that no server listens on.
+func removeStale(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil // nothing there, or ListenUnix reports the problem
+	}
+	if fi.Mode()&os.ModeSocket == 0 {
+		return errors.New("unixsock: " + path + " exists and is not a socket")
+	}
+	if c, err := net.Dial("unix", path); err == nil {
+		c.Close()
+		return errors.New("unixsock: a server already listens on " + path)
+	}
+	return os.Remove(path)
 }
 
 // Serve answers CETP calls for p on every connection ln accepts until ctx
