@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -164,4 +163,3 @@ func execute(token, name, args string) protocol.Bundle {
 	return b
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
