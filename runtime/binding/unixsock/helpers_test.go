@@ -162,4 +162,3 @@ func execute(token, name, args string) protocol.Bundle {
 	b[protocol.KeyToolName], b[protocol.KeyArgs] = protocol.String(name), protocol.String(args)
 	return b
 }
-
