@@ -133,7 +133,20 @@ func (c *Client) send(ctx context.Context, s *Session, method, requestID string,
 	if err != nil {
 		return nil, err
 	}
+	closeDescriptors(resp)
 	return c.successData(method, requestID, resp)
+}
+
+// closeDescriptors closes every file descriptor a response carries. The
+// caller of Transport.Call owns them, and this client reads no file
+// results yet, so a Provider (untrusted) can never leak one into the
+// Consumer's process.
+func closeDescriptors(b protocol.Bundle) {
+	for _, v := range b {
+		if fd, ok := v.(protocol.FileDescriptor); ok && fd.File != nil {
+			fd.File.Close()
+		}
+	}
 }
 
 // successData checks the echo and status of a v2 response and returns its

@@ -48,6 +48,7 @@ func (c *Client) Negotiate(ctx context.Context) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	closeDescriptors(resp)
 	s, err := c.decodeSession(resp)
 	if err != nil {
 		return nil, err
