@@ -9,8 +9,9 @@ build:
 
 # tools installs what the tests need beyond Go: the Kotlin compiler (from
 # the npm registry, cached in .cache/kotlinc) for the Kotlin compile tests,
-# and the throwaway PostgreSQL server of the PostgreSQL store tests
-# (scripts/postgres.sh, docs/postgres.md), left running on loopback.
+# and a throwaway PostgreSQL server on loopback for the PostgreSQL store
+# tests (scripts/postgres.sh, docs/postgres.md); `make test` stops it when
+# the tests end, pass or fail.
 tools:
 	scripts/kotlinc.sh
 	scripts/postgres.sh start
@@ -32,7 +33,7 @@ check-generated:
 	$(GO) run ./cmd/cetpgen generate --check
 
 test: tools vet check-generated
-	$(GO) test -race ./...
+	$(GO) test -race ./...; status=$$?; scripts/postgres.sh stop; exit $$status
 
 bench:
 	scripts/bench.sh
