@@ -136,7 +136,19 @@ func dial(t testing.TB, path string) *unixsock.Transport {
 	return tr
 }
 
-// openFDs counts the descriptors open in this process.
+// restFDs returns the lowest of several counts of this process's open
+// descriptors: the count at rest, not one that caught a descriptor the
+// runtime or a server goroutine was about to close.
+func restFDs() int {
+	low := openFDs()
+	for range 10 {
+		time.Sleep(5 * time.Millisecond)
+		low = min(low, openFDs())
+	}
+	return low
+}
+
+// openFDs counts this process's open descriptors.
 func openFDs() int {
 	ents, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
