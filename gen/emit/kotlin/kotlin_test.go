@@ -24,6 +24,9 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/go
 // repoRoot is the repository root, relative to this package.
 const repoRoot = "../../.."
 
+// goTorture is the torture spec of the Go emitter's tests.
+const goTorture = repoRoot + "/gen/emit/golang/testdata/specs/torture"
+
 // specDirs returns the example specs and this package's test specs.
 func specDirs(t *testing.T) []string {
 	t.Helper()
@@ -178,6 +181,11 @@ func TestKotlinCompilesAndRuns(t *testing.T) {
 	src := filepath.Join(work, "src")
 	for _, p := range load(t, specDirs(t)) {
 		writeFiles(t, src, generate(t, p))
+	}
+	// The Go generator's torture spec (reserved words, colliding and
+	// non-ASCII names, hostile texts, every union form) must compile too.
+	for _, p := range load(t, []string{goTorture}) {
+		writeFiles(t, filepath.Join(src, "gotorture"), generate(t, p))
 	}
 	writeFile(t, filepath.Join(src, "harness", "RoundTrips.kt"), roundTrips(t))
 	sources := kotlinSources(t, src, filepath.Join(repoRoot, "sdkstubs"), filepath.Join("testdata", "harness"))
