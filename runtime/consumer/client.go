@@ -39,6 +39,19 @@ type Options struct {
 	Now func() time.Time
 	// NewRequestID defaults to a random version-4 UUID.
 	NewRequestID func() string
+	// MaxRetries bounds the automatic retries of a retryable error, each
+	// under the same request ID; it defaults to DefaultMaxRetries, and a
+	// negative value turns retries off.
+	MaxRetries int
+	// Backoff is the first wait between retries when the Provider gives no
+	// longer retry_after_ms; it doubles per retry and defaults to
+	// DefaultBackoff.
+	Backoff time.Duration
+	// LaunchResolutions lets execute_tool launch a resolution the Provider
+	// sends (its own UI asks the user) through a transport that implements
+	// Launcher, then resume the call once with the resume token. Off by
+	// default: the *Error then carries the resolution for the caller.
+	LaunchResolutions bool
 }
 
 // Client is a CETP v2 Consumer of one Provider. It is safe for concurrent
@@ -64,6 +77,12 @@ func New(t Transport, opt Options) *Client {
 	}
 	if opt.NewRequestID == nil {
 		opt.NewRequestID = NewRequestID
+	}
+	if opt.MaxRetries == 0 {
+		opt.MaxRetries = DefaultMaxRetries
+	}
+	if opt.Backoff <= 0 {
+		opt.Backoff = DefaultBackoff
 	}
 	return &Client{t: t, opt: opt}
 }

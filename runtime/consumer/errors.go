@@ -77,9 +77,9 @@ func fromEnvelope(method, requestID string, b protocol.Bundle) error {
 	if err != nil {
 		return &ResponseError{Method: method, Reason: err.Error()}
 	}
-	return &Error{
+	return capError(&Error{
 		Method: method, RequestID: requestID, Code: pe.Code,
 		Message: pe.Message, Retryable: pe.Retryable, RetryAfter: pe.RetryAfter,
 		Details: pe.Details, ResumeToken: pe.ResumeToken, Resolution: pe.Resolution,
-	}
+	})
 }

@@ -12,6 +12,9 @@ import (
 type ToolList struct {
 	Revision string `json:"revision"`
 	Tools    []Tool `json:"tools"`
+	// Dropped counts the listed tools left out for breaking a cap or a
+	// name rule (see caps.go); they are never offered to an agent.
+	Dropped int `json:"-"`
 }
 
 // Tool is one tool a Provider describes. Every text in it is untrusted.
@@ -36,6 +39,7 @@ func (c *Client) ListTools(ctx context.Context) (*ToolList, error) {
 	if err := json.Unmarshal(data, &l); err != nil {
 		return nil, &ResponseError{Method: protocol.MethodListTools, Reason: "data: " + err.Error()}
 	}
+	l.Dropped = capTools(&l)
 	return &l, nil
 }
 
@@ -49,9 +53,21 @@ func (c *Client) ExecuteTool(ctx context.Context, tool string, args json.RawMess
 // ExecuteToolID is ExecuteTool with the caller's request ID, for a retry
 // or query of the same logical execution.
 func (c *Client) ExecuteToolID(ctx context.Context, requestID, tool string, args json.RawMessage) (json.RawMessage, error) {
-	data, err := c.call(ctx, protocol.MethodExecuteTool, requestID, protocol.Bundle{
+	return c.executeResolving(ctx, requestID, tool, args)
+}
+
+// execute sends execute_tool, with resumeToken when it is not empty, and
+// retries retryable errors under the same request ID.
+func (c *Client) execute(ctx context.Context, requestID, tool string, args json.RawMessage, resumeToken string) (json.RawMessage, error) {
+	extra := protocol.Bundle{
 		protocol.KeyToolName: protocol.String(tool),
 		protocol.KeyArgs:     protocol.String(args),
+	}
+	if resumeToken != "" {
+		extra[protocol.KeyResumeToken] = protocol.String(resumeToken)
+	}
+	data, err := c.retrying(ctx, func() ([]byte, error) {
+		return c.call(ctx, protocol.MethodExecuteTool, requestID, extra)
 	})
 	if err != nil {
 		return nil, err
