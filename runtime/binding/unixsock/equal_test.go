@@ -62,7 +62,8 @@ func TestSameAsInProcess(t *testing.T) {
 	p := newProvider(t, nil)
 	h := &recordingHandler{Provider: p}
 	rec := &recorder{Transport: dial(t, serve(t, h, unixsock.Options{}))}
-	c := consumer.New(rec, consumer.Options{})
+	// No automatic retries: the failing call must be one exchange.
+	c := consumer.New(rec, consumer.Options{MaxRetries: -1})
 	runCalls(t, c, rec)
 	h.mu.Lock()
 	defer h.mu.Unlock()
