@@ -96,7 +96,7 @@ func TestClientRefusesHostileServer(t *testing.T) {
 		},
 	}
 	for name, script := range cases {
-		base := countFDs()
+		base := restCount()
 		err := callFake(t, script)
 		if name != "unclaimed descriptors" && !errors.Is(err, ErrClosed) {
 			t.Errorf("%s: call returned %v", name, err)
@@ -110,7 +110,7 @@ func TestClientRefusesHostileServer(t *testing.T) {
 // with an answer nobody waits for is closed, and that the call it
 // precedes still succeeds.
 func TestClientClosesUnsolicitedDescriptors(t *testing.T) {
-	base := countFDs()
+	base := restCount()
 	err := callFake(t, func(c *net.UnixConn, req *frame) {
 		sendRaw(c, rawFrame(typeResult, req.id+1000, 1, 1, 'k', 0), dupStdin(t))
 		sendRaw(c, rawFrame(typeResult, req.id, 1, 1, 'k', 0), dupStdin(t))
