@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/spf13/cobra"
 )
 
@@ -83,7 +84,7 @@ func readOptional(dir, name string, v any) (bool, error) {
 		return false, nil
 	}
 	if err == nil {
-		err = decodeStrict(data, v)
+		err = catalog.DecodeStrict(data, v)
 	}
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", name, err)

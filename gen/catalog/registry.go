@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -117,7 +118,7 @@ func DecodeRegistry(data []byte, root string) (*CommandRegistry, error) {
 		return nil, fmt.Errorf("command registry does not match %s: %w", RegistrySchemaFile, err)
 	}
 	var r CommandRegistry
-	if err := decodeStrict(data, &r); err != nil {
+	if err := catalog.DecodeStrict(data, &r); err != nil {
 		return nil, fmt.Errorf("command registry: %w", err)
 	}
 	return &r, r.normalize()
@@ -191,18 +192,4 @@ type refuseLoader struct{}
 // Load refuses every URL.
 func (refuseLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("loading %s is not allowed", url)
-}
-
-// decodeStrict decodes data into v, rejecting unknown fields and trailing
-// data.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-		return fmt.Errorf("trailing data after JSON value")
-	}
-	return nil
 }

@@ -24,7 +24,7 @@ type Catalog struct {
 // file. It does not decode the catalog itself.
 func Open(data, index []byte) (*Catalog, error) {
 	c := &Catalog{data: data}
-	if err := decodeStrict(index, &c.idx); err != nil {
+	if err := DecodeStrict(index, &c.idx); err != nil {
 		return nil, fmt.Errorf("catalog index: %w", err)
 	}
 	look, err := checkIndex(&c.idx, data)
@@ -103,7 +103,7 @@ func (c *Catalog) tool(i int) (*ToolSpec, error) {
 // summary strictly decodes the summary of tool i.
 func (c *Catalog) summary(i int) (*summaryWire, error) {
 	var s summaryWire
-	if err := decodeStrict(c.idx.Tools[i].Summary.of(c.data), &s); err != nil {
+	if err := DecodeStrict(c.idx.Tools[i].Summary.of(c.data), &s); err != nil {
 		return nil, fmt.Errorf("catalog summary %s: %w", c.idx.Tools[i].Canonical, err)
 	}
 	return &s, nil
@@ -113,7 +113,7 @@ func (c *Catalog) summary(i int) (*summaryWire, error) {
 func (c *Catalog) header() (*headerWire, error) {
 	var h headerWire
 	raw := cut(c.data, c.idx.Catalog, c.idx.CatalogProducts)
-	if err := decodeStrict(raw, &h); err != nil {
+	if err := DecodeStrict(raw, &h); err != nil {
 		return nil, fmt.Errorf("catalog header: %w", err)
 	}
 	if h.Count != len(c.idx.Products) || h.ToolCount != len(c.idx.Tools) {
@@ -126,7 +126,7 @@ func (c *Catalog) header() (*headerWire, error) {
 func (c *Catalog) productHead(i int) (*productWire, error) {
 	ip := c.idx.Products[i]
 	var p productWire
-	if err := decodeStrict(cut(c.data, ip.Span, ip.ToolsSpan), &p); err != nil {
+	if err := DecodeStrict(cut(c.data, ip.Span, ip.ToolsSpan), &p); err != nil {
 		return nil, fmt.Errorf("catalog product %s: %w", ip.ID, err)
 	}
 	if p.ID != ip.ID || p.ToolCount != len(ip.Tools) {
@@ -156,7 +156,7 @@ func Decode(data []byte) (*Registry, string, error) {
 		Tools       map[string]json.RawMessage `json:"tools"`
 		Version     int                        `json:"version"`
 	}
-	if err := decodeStrict(data, &env); err != nil {
+	if err := DecodeStrict(data, &env); err != nil {
 		return nil, "", fmt.Errorf("catalog: %w", err)
 	}
 	if err := verifyEnvelope(data, env.Version, env.SourceHash); err != nil {
@@ -189,7 +189,7 @@ func verifyEnvelope(data []byte, version int, want string) error {
 
 func decodeRegistry(catalog json.RawMessage, tools map[string]json.RawMessage) (*Registry, error) {
 	var h headerWire
-	if err := decodeStrict(catalog, &h); err != nil {
+	if err := DecodeStrict(catalog, &h); err != nil {
 		return nil, fmt.Errorf("catalog object: %w", err)
 	}
 	if err := checkHeader(&h); err != nil {
@@ -214,7 +214,7 @@ func decodeRegistry(catalog json.RawMessage, tools map[string]json.RawMessage) (
 // checking each summary against its full tool.
 func decodeProduct(raw json.RawMessage, tools map[string]json.RawMessage) (ProductSpec, int, error) {
 	var w productWire
-	if err := decodeStrict(raw, &w); err != nil {
+	if err := DecodeStrict(raw, &w); err != nil {
 		return ProductSpec{}, 0, fmt.Errorf("catalog product: %w", err)
 	}
 	p := productFromWire(&w)
@@ -233,7 +233,7 @@ func decodeProduct(raw json.RawMessage, tools map[string]json.RawMessage) (Produ
 
 func decodeListed(sraw json.RawMessage, tools map[string]json.RawMessage) (*ToolSpec, error) {
 	var s summaryWire
-	if err := decodeStrict(sraw, &s); err != nil {
+	if err := DecodeStrict(sraw, &s); err != nil {
 		return nil, err
 	}
 	full, ok := tools[s.CanonicalPath]

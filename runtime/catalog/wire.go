@@ -98,7 +98,7 @@ func (t ToolSpec) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON strictly decodes a full leaf payload into t.
 func (t *ToolSpec) UnmarshalJSON(data []byte) error {
 	var w toolWire
-	if err := decodeStrict(data, &w); err != nil {
+	if err := DecodeStrict(data, &w); err != nil {
 		return err
 	}
 	if w.Path != w.CanonicalPath {
@@ -200,9 +200,9 @@ func (t ToolSpec) AliasView(path string) ToolSpec {
 	return t
 }
 
-// decodeStrict decodes data into v, rejecting unknown fields and trailing
-// data.
-func decodeStrict(data []byte, v any) error {
+// DecodeStrict decodes the JSON value data into v, rejecting unknown
+// fields and trailing data. Every catalog input and output is read with it.
+func DecodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -3,7 +3,6 @@ package pgstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -42,27 +41,11 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, false, $11)`,
 	return nil
 }
 
-const selectToken = `SELECT hash, id, kind, caller, provider, request_id, tool, args_digest, args, decision, used, expires_ms
-FROM cetp_tokens WHERE `
-
 func (s *Store) token(ctx context.Context, where string, arg any) (store.Token, error) {
-	var t store.Token
-	var hash, digest []byte
-	var expires int64
-	err := s.db.QueryRowContext(ctx, selectToken+where, arg).Scan(&hash, &t.ID, &t.Kind, &t.Key.Caller,
-		&t.Key.Provider, &t.Key.RequestID, &t.Binding.Tool, &digest, &t.Args, &t.Decision, &t.Used, &expires)
-	if errors.Is(err, sql.ErrNoRows) {
-		return t, fmt.Errorf("pgstore: token: %w", store.ErrNotFound)
-	}
+	t, err := store.ScanToken(s.db.QueryRowContext(ctx, store.SelectTokenSQL+where, arg))
 	if err != nil {
 		return t, fmt.Errorf("pgstore: token: %w", err)
 	}
-	if len(hash) != len(t.Hash) || len(digest) != len(t.Binding.ArgsDigest) {
-		return t, errors.New("pgstore: token: corrupt digest")
-	}
-	copy(t.Hash[:], hash)
-	copy(t.Binding.ArgsDigest[:], digest)
-	t.ExpiresAt = time.UnixMilli(expires)
 	return t, nil
 }
 
