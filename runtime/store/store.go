@@ -47,9 +47,9 @@ func NewBinding(tool string, args []byte) Binding {
 	return Binding{Tool: tool, ArgsDigest: sha256.Sum256(args)}
 }
 
-// State is the state of a record. This runtime writes only the terminal
-// states Succeeded and Failed; Queued, Running and Cancelled are reserved
-// for asynchronous operations.
+// State is the state of a record. A synchronous execution writes only the
+// terminal states Succeeded and Failed; an asynchronous operation starts
+// Queued, may become Running, and ends Succeeded, Failed or Cancelled.
 type State string
 
 // Record states.
@@ -77,14 +77,26 @@ type Outcome struct {
 	ErrorMessage string          `json:"error_message,omitempty"`
 	Retryable    bool            `json:"retryable,omitempty"`
 	ErrorDetails json.RawMessage `json:"error_details,omitempty"`
+	// File is the result value of a large result (§4.5), kept so that a
+	// retry or a later get_operation can be served with a fresh file; Data
+	// then holds the {"kind":"file",...} object.
+	File json.RawMessage `json:"file,omitempty"`
 }
 
-// State returns StateSucceeded or StateFailed.
+// CodeCancelled is the error code of an Outcome whose operation was
+// cancelled before it took effect.
+const CodeCancelled = "CANCELLED"
+
+// State returns StateSucceeded, StateFailed, or StateCancelled for an
+// outcome with the error code CANCELLED.
 func (o Outcome) State() State {
-	if o.ErrorCode != "" {
-		return StateFailed
+	switch o.ErrorCode {
+	case "":
+		return StateSucceeded
+	case CodeCancelled:
+		return StateCancelled
 	}
-	return StateSucceeded
+	return StateFailed
 }
 
 // Record is a deduplication record.
@@ -93,7 +105,8 @@ type Record struct {
 	Binding
 	State   State
 	Outcome Outcome
-	// OperationID is reserved for asynchronous operations; empty for now.
+	// OperationID names the asynchronous operation of the request; it is
+	// empty for a synchronous execution.
 	OperationID string
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
@@ -193,8 +206,40 @@ type Store interface {
 	Decide(ctx context.Context, id string, d Decision, now time.Time) error
 	// ConsumeToken marks a token used outside an attempt (read tools).
 	ConsumeToken(ctx context.Context, use TokenUse) error
-	// Purge deletes records and tokens expired at now and returns how many
-	// rows it removed.
+	// Get returns the record for key whether or not it has expired (until
+	// Purge removes it), or ErrNotFound.
+	Get(ctx context.Context, key Key) (Record, error)
+	// Accept stores a new operation for a.Key in StateQueued under
+	// operation ID id, consuming a.Token in the same transaction, unless a
+	// live record for a.Key exists: that one is returned with created
+	// false (ErrBindingMismatch when its binding differs).
+	Accept(ctx context.Context, a Attempt, id string) (rec Record, created bool, err error)
+	// MarkRunning moves the queued operation of key to StateRunning and
+	// commits at once; a record in any other state is left alone.
+	MarkRunning(ctx context.Context, key Key) error
+	// RunOperation locks the operation record of key and, if it is not
+	// terminal, runs fn in the same transaction and stores fn's outcome as
+	// its terminal state with the given expiry; ran is true then. A
+	// terminal record is returned unchanged with ran false. Concurrent
+	// calls on one key, in this process or another sharing the database,
+	// run fn at most once. A non-nil error of fn rolls back and leaves the
+	// record as it was.
+	RunOperation(ctx context.Context, key Key, expiresAt time.Time, fn TxFunc) (rec Record, ran bool, err error)
+	// FinishOperation stores out as the terminal outcome of the
+	// non-terminal operation of key without running anything (done true);
+	// a terminal record is returned unchanged with done false.
+	FinishOperation(ctx context.Context, key Key, expiresAt time.Time, out Outcome) (rec Record, done bool, err error)
+	// RequestCancel records that cancellation of the operation of key was
+	// asked for. It must not wait for a running operation's transaction.
+	RequestCancel(ctx context.Context, key Key) error
+	// CancelRequested reports whether RequestCancel was called for key.
+	CancelRequested(ctx context.Context, key Key) (bool, error)
+	// PendingOperations returns the non-terminal operations of provider,
+	// oldest first, for recovery when a Provider starts.
+	PendingOperations(ctx context.Context, provider string) ([]Record, error)
+	// Purge deletes terminal records, cancellation requests and tokens
+	// expired at now and returns how many rows it removed. Operations that
+	// are not terminal are kept whatever their expiry.
 	Purge(ctx context.Context, now time.Time) (int64, error)
 	// Close releases the store.
 	Close() error

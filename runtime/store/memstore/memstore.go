@@ -21,6 +21,7 @@ type Store struct {
 	records map[store.Key]store.Record
 	tokens  map[store.Digest]store.Token
 	byID    map[string]store.Digest
+	cancels map[store.Key]bool
 	locks   keylock.Set[store.Key]
 }
 
@@ -30,6 +31,7 @@ func New() *Store {
 		records: map[store.Key]store.Record{},
 		tokens:  map[store.Digest]store.Token{},
 		byID:    map[string]store.Digest{},
+		cancels: map[store.Key]bool{},
 	}
 }
 
@@ -167,8 +169,9 @@ func (s *Store) Purge(_ context.Context, now time.Time) (int64, error) {
 	defer s.mu.Unlock()
 	var n int64
 	for k, r := range s.records {
-		if !now.Before(r.ExpiresAt) {
+		if !now.Before(r.ExpiresAt) && r.State.Terminal() {
 			delete(s.records, k)
+			delete(s.cancels, k)
 			n++
 		}
 	}

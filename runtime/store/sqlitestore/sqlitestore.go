@@ -40,6 +40,11 @@ type Options struct {
 type Store struct {
 	db      *sql.DB
 	writeMu sync.Mutex
+	// signals holds cancel requests in a file of its own, so that a
+	// request never waits for the write lock that a running operation's
+	// transaction holds on the main file.
+	signals   *sql.DB
+	signalsMu sync.Mutex
 	// Statements of the hot path, prepared once; a transaction reuses them
 	// on its connection.
 	selectStmt, insertStmt, deleteStmt *sql.Stmt
@@ -77,6 +82,8 @@ CREATE TABLE IF NOT EXISTS cetp_tokens (
 	expires_ms  INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS cetp_tokens_expires ON cetp_tokens (expires_ms);
+CREATE INDEX IF NOT EXISTS cetp_dedup_pending ON cetp_dedup (provider, created_ms)
+	WHERE operation_id IS NOT NULL AND state IN ('queued', 'running');
 `
 
 // Open opens (creating if needed) the store in the SQLite file at path and
@@ -94,6 +101,32 @@ func Open(path string, opt Options) (*Store, error) {
 	if opt.BusyTimeout <= 0 {
 		opt.BusyTimeout = 10 * time.Second
 	}
+	db, err := openDB(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
+	}
+	s := &Store{db: db}
+	if s.signals, err = openSignals(path+signalsSuffix, opt); err != nil {
+		db.Close()
+		return nil, err
+	}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{{&s.selectStmt, selectRecord}, {&s.insertStmt, insertRecord}, {&s.deleteStmt, deleteRecord}} {
+		if *p.stmt, err = db.Prepare(p.sql); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("sqlitestore: prepare: %w", err)
+		}
+	}
+	return s, nil
+}
+
+func openDB(path string, opt Options) (*sql.DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous("+string(opt.Synchronous)+")")
@@ -103,26 +136,14 @@ func Open(path string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
-	if err := migrate(db); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
-	}
-	s := &Store{db: db}
-	for _, p := range []struct {
-		stmt **sql.Stmt
-		sql  string
-	}{{&s.selectStmt, selectRecord}, {&s.insertStmt, insertRecord}, {&s.deleteStmt, deleteRecord}} {
-		if *p.stmt, err = db.Prepare(p.sql); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("sqlitestore: prepare: %w", err)
-		}
-	}
-	return s, nil
+	return db, nil
 }
 
 // schemaVersion is the PRAGMA user_version of the store's schema; a file
-// written by a newer runtime is refused rather than misread.
-const schemaVersion = 1
+// written by a newer runtime is refused rather than misread. Version 2
+// added the index of pending operations; version 1 files are upgraded in
+// place, since every statement of the schema is idempotent.
+const schemaVersion = 2
 
 func migrate(db *sql.DB) error {
 	var v int
@@ -148,15 +169,18 @@ func (s *Store) DB() *sql.DB { return s.db }
 // Close implements store.Store.
 func (s *Store) Close() error {
 	for _, st := range []*sql.Stmt{s.selectStmt, s.insertStmt, s.deleteStmt} {
-		st.Close()
+		if st != nil {
+			st.Close()
+		}
 	}
+	s.signals.Close()
 	return s.db.Close()
 }
 
 const (
 	insertRecord = `INSERT INTO cetp_dedup
-(caller, provider, request_id, tool, args_digest, state, outcome, created_ms, expires_ms)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+(caller, provider, request_id, tool, args_digest, state, outcome, operation_id, created_ms, expires_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''), ?, ?)`
 	deleteRecord = `DELETE FROM cetp_dedup WHERE caller = ? AND provider = ? AND request_id = ?`
 )
 
@@ -218,13 +242,32 @@ func (s *Store) Execute(ctx context.Context, a store.Attempt, fn store.TxFunc) (
 }
 
 func (s *Store) attempt(ctx context.Context, tx *sql.Tx, a store.Attempt, fn store.TxFunc) (store.Record, bool, error) {
+	if rec, live, err := s.prepareAttempt(ctx, tx, a); err != nil || live {
+		return rec, false, err
+	}
+	out, err := fn(ctx, tx)
+	if err != nil {
+		return store.Record{}, false, err
+	}
+	rec := store.Record{Key: a.Key, Binding: a.Binding, State: out.State(), Outcome: out, CreatedAt: a.Now, ExpiresAt: a.ExpiresAt}
+	if err := insert(ctx, tx.StmtContext(ctx, s.insertStmt), rec); err != nil {
+		return store.Record{}, false, err
+	}
+	return rec, true, nil
+}
+
+// prepareAttempt is the common start of Execute and Accept inside tx: a
+// live record for a.Key is returned with live true (or
+// ErrBindingMismatch); otherwise an expired record is dropped and a.Token
+// is used.
+func (s *Store) prepareAttempt(ctx context.Context, tx *sql.Tx, a store.Attempt) (store.Record, bool, error) {
 	rec, err := lookup(ctx, tx.StmtContext(ctx, s.selectStmt), a.Key)
 	switch {
 	case err == nil && a.Now.Before(rec.ExpiresAt):
 		if rec.Binding != a.Binding {
 			return store.Record{}, false, fmt.Errorf("sqlitestore: execute %s: %w", a.Key.RequestID, store.ErrBindingMismatch)
 		}
-		return rec, false, nil
+		return rec, true, nil
 	case err == nil:
 		if _, err := tx.StmtContext(ctx, s.deleteStmt).ExecContext(ctx, a.Key.Caller, a.Key.Provider, a.Key.RequestID); err != nil {
 			return store.Record{}, false, fmt.Errorf("sqlitestore: drop expired %s: %w", a.Key.RequestID, err)
@@ -237,15 +280,7 @@ func (s *Store) attempt(ctx context.Context, tx *sql.Tx, a store.Attempt, fn sto
 			return store.Record{}, false, err
 		}
 	}
-	out, err := fn(ctx, tx)
-	if err != nil {
-		return store.Record{}, false, err
-	}
-	rec = store.Record{Key: a.Key, Binding: a.Binding, State: out.State(), Outcome: out, CreatedAt: a.Now, ExpiresAt: a.ExpiresAt}
-	if err := insert(ctx, tx.StmtContext(ctx, s.insertStmt), rec); err != nil {
-		return store.Record{}, false, err
-	}
-	return rec, true, nil
+	return store.Record{}, false, nil
 }
 
 func insert(ctx context.Context, stmt *sql.Stmt, rec store.Record) error {
@@ -254,7 +289,7 @@ func insert(ctx context.Context, stmt *sql.Stmt, rec store.Record) error {
 		return fmt.Errorf("sqlitestore: encode outcome of %s: %w", rec.RequestID, err)
 	}
 	_, err = stmt.ExecContext(ctx, rec.Caller, rec.Provider, rec.RequestID, rec.Tool, rec.ArgsDigest[:], string(rec.State), outcome,
-		rec.CreatedAt.UnixMilli(), rec.ExpiresAt.UnixMilli())
+		rec.OperationID, rec.CreatedAt.UnixMilli(), rec.ExpiresAt.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("sqlitestore: insert record %s: %w", rec.RequestID, err)
 	}
@@ -338,7 +373,7 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
 	defer s.writeMu.Unlock()
 	var total int64
 	for _, q := range []string{
-		`DELETE FROM cetp_dedup WHERE expires_ms <= ?`,
+		`DELETE FROM cetp_dedup WHERE expires_ms <= ? AND state IN ('succeeded', 'failed', 'cancelled')`,
 		`DELETE FROM cetp_tokens WHERE expires_ms <= ?`,
 	} {
 		res, err := s.db.ExecContext(ctx, q, now.UnixMilli())
@@ -348,5 +383,6 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
 		n, _ := res.RowsAffected()
 		total += n
 	}
-	return total, nil
+	n, err := s.purgeCancels(ctx)
+	return total + n, err
 }

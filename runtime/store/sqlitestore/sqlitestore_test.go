@@ -27,6 +27,15 @@ func TestContract(t *testing.T) {
 	})
 }
 
+// TestShared runs the shared-database contract on two stores over one
+// file, as two processes of one Provider would open it.
+func TestShared(t *testing.T) {
+	storetest.RunShared(t, func(t *testing.T) (store.Store, store.Store) {
+		path := filepath.Join(t.TempDir(), "s.db")
+		return open(t, path, sqlitestore.Options{}), open(t, path, sqlitestore.Options{})
+	})
+}
+
 // TestPragmas checks that the store runs in WAL mode with the chosen
 // synchronous setting.
 func TestPragmas(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cetpgen/cetpgen/runtime/store"
 )
@@ -19,6 +20,36 @@ type OpenShared func(t *testing.T) (store.Store, store.Store)
 func RunShared(t *testing.T, open OpenShared) {
 	t.Run("records are visible to the other store", func(t *testing.T) { sharedVisible(t, open) })
 	t.Run("concurrent attempts over both stores run once", func(t *testing.T) { sharedConcurrent(t, open) })
+	t.Run("operations are visible to the other store", func(t *testing.T) { sharedOperations(t, open) })
+}
+
+// sharedOperations checks that the other store sees an operation and its
+// cancel request while the first store's run holds the record: the
+// request must not wait for that transaction.
+func sharedOperations(t *testing.T, open OpenShared) {
+	s1, s2 := open(t)
+	a := attempt("op-shared", `{}`)
+	if _, _, err := s1.Accept(ctx, a, "op_s"); err != nil {
+		t.Fatal(err)
+	}
+	rec, ran, err := s1.RunOperation(ctx, a.Key, t0.Add(time.Hour), func(context.Context, store.Tx) (store.Outcome, error) {
+		if err := s2.RequestCancel(ctx, a.Key); err != nil {
+			return store.Outcome{}, err
+		}
+		if got, err := s2.Get(ctx, a.Key); err != nil || got.State.Terminal() {
+			t.Errorf("the other store sees %+v, %v during the run", got, err)
+		}
+		if ok, err := s1.CancelRequested(ctx, a.Key); err != nil || !ok {
+			t.Errorf("cancel request not visible during the run: %v %v", ok, err)
+		}
+		return store.Outcome{ErrorCode: store.CodeCancelled}, nil
+	})
+	if err != nil || !ran || rec.State != store.StateCancelled {
+		t.Fatalf("RunOperation = %+v, %v, %v", rec, ran, err)
+	}
+	if got, err := s2.PendingOperations(ctx, a.Key.Provider); err != nil || len(got) != 0 {
+		t.Fatalf("pending after the run = %+v, %v", got, err)
+	}
 }
 
 func sharedVisible(t *testing.T, open OpenShared) {

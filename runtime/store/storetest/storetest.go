@@ -43,6 +43,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("tokens", func(t *testing.T) { tokens(t, open(t)) })
 	t.Run("token use is part of the attempt", func(t *testing.T) { tokenInAttempt(t, open(t)) })
 	t.Run("purge", func(t *testing.T) { purge(t, open(t)) })
+	runOperations(t, open)
 }
 
 func executeReplay(t *testing.T, s store.Store) {
