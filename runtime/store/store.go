@@ -108,6 +108,10 @@ type Record struct {
 	// OperationID names the asynchronous operation of the request; it is
 	// empty for a synchronous execution.
 	OperationID string
+	// Request is the engine's encoding of what an operation runs (caller,
+	// arguments), stored by Accept so that a restarted Provider can run it;
+	// opaque to the store, empty for a synchronous execution.
+	Request []byte
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
 }
@@ -168,6 +172,8 @@ type Attempt struct {
 	ExpiresAt time.Time
 	// Token, when not nil, is consumed in the same transaction.
 	Token *TokenUse
+	// Request is stored as Record.Request by Accept; Execute ignores it.
+	Request []byte
 }
 
 // Tx is the transaction a write handler receives: its own business change

@@ -40,7 +40,7 @@ func (s *Store) Accept(ctx context.Context, a store.Attempt, id string) (store.R
 		}
 	}
 	rec := store.Record{Key: a.Key, Binding: a.Binding, State: store.StateQueued, OperationID: id,
-		CreatedAt: a.Now, ExpiresAt: a.ExpiresAt}
+		Request: append([]byte(nil), a.Request...), CreatedAt: a.Now, ExpiresAt: a.ExpiresAt}
 	s.records[a.Key] = rec
 	return rec, true, nil
 }

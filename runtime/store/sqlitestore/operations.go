@@ -54,7 +54,7 @@ func (s *Store) Accept(ctx context.Context, a store.Attempt, id string) (store.R
 			return false, err
 		}
 		rec = store.Record{Key: a.Key, Binding: a.Binding, State: store.StateQueued, OperationID: id,
-			CreatedAt: a.Now, ExpiresAt: a.ExpiresAt}
+			Request: a.Request, CreatedAt: a.Now, ExpiresAt: a.ExpiresAt}
 		return true, insert(ctx, tx.StmtContext(ctx, s.insertStmt), rec)
 	})
 	return rec, created, err

@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS cetp_dedup (
 	outcome      BLOB,
 	operation_id TEXT,
 	result_ref   TEXT,
+	request      BLOB,
 	created_ms   INTEGER NOT NULL,
 	expires_ms   INTEGER NOT NULL,
 	PRIMARY KEY (caller, provider, request_id)
@@ -146,17 +147,39 @@ func openDB(path string, opt Options) (*sql.DB, error) {
 const schemaVersion = 2
 
 func migrate(db *sql.DB) error {
+	tx, err := db.Begin() // BEGIN IMMEDIATE: one process migrates at a time
+	if err != nil {
+		return fmt.Errorf("begin migration: %w", err)
+	}
+	defer tx.Rollback()
 	var v int
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
 	if v > schemaVersion {
 		return fmt.Errorf("schema version %d is newer than this runtime's %d", v, schemaVersion)
 	}
-	if _, err := db.Exec(schema); err != nil {
+	if v == schemaVersion {
+		return nil
+	}
+	if err := upgrade(tx, v); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// upgrade brings a schema of version v (0 for a new file) to
+// schemaVersion inside tx.
+func upgrade(tx *sql.Tx, v int) error {
+	if v == 1 {
+		if _, err := tx.Exec(`ALTER TABLE cetp_dedup ADD COLUMN request BLOB`); err != nil {
+			return fmt.Errorf("upgrade schema to 2: %w", err)
+		}
+	}
+	if _, err := tx.Exec(schema); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
-	if _, err := db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
 		return fmt.Errorf("write schema version: %w", err)
 	}
 	return nil
@@ -179,12 +202,12 @@ func (s *Store) Close() error {
 
 const (
 	insertRecord = `INSERT INTO cetp_dedup
-(caller, provider, request_id, tool, args_digest, state, outcome, operation_id, created_ms, expires_ms)
-VALUES (?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''), ?, ?)`
+(caller, provider, request_id, tool, args_digest, state, outcome, operation_id, request, created_ms, expires_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?)`
 	deleteRecord = `DELETE FROM cetp_dedup WHERE caller = ? AND provider = ? AND request_id = ?`
 )
 
-const selectRecord = `SELECT tool, args_digest, state, outcome, COALESCE(operation_id, ''), created_ms, expires_ms
+const selectRecord = `SELECT tool, args_digest, state, outcome, COALESCE(operation_id, ''), request, created_ms, expires_ms
 FROM cetp_dedup WHERE caller = ? AND provider = ? AND request_id = ?`
 
 func lookup(ctx context.Context, q *sql.Stmt, key store.Key) (store.Record, error) {
@@ -192,7 +215,7 @@ func lookup(ctx context.Context, q *sql.Stmt, key store.Key) (store.Record, erro
 	var digest, outcome []byte
 	var created, expires int64
 	err := q.QueryRowContext(ctx, key.Caller, key.Provider, key.RequestID).
-		Scan(&rec.Tool, &digest, &rec.State, &outcome, &rec.OperationID, &created, &expires)
+		Scan(&rec.Tool, &digest, &rec.State, &outcome, &rec.OperationID, &rec.Request, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return rec, store.ErrNotFound
 	}
@@ -289,7 +312,7 @@ func insert(ctx context.Context, stmt *sql.Stmt, rec store.Record) error {
 		return fmt.Errorf("sqlitestore: encode outcome of %s: %w", rec.RequestID, err)
 	}
 	_, err = stmt.ExecContext(ctx, rec.Caller, rec.Provider, rec.RequestID, rec.Tool, rec.ArgsDigest[:], string(rec.State), outcome,
-		rec.OperationID, rec.CreatedAt.UnixMilli(), rec.ExpiresAt.UnixMilli())
+		rec.OperationID, rec.Request, rec.CreatedAt.UnixMilli(), rec.ExpiresAt.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("sqlitestore: insert record %s: %w", rec.RequestID, err)
 	}

@@ -2,6 +2,7 @@ package sqlitestore_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
@@ -89,3 +90,46 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatal("opened a file of schema version 99")
 	}
 }
+
+// TestUpgradeFromVersion1 opens a file written by the first schema and
+// checks that records survive and operations work after the upgrade.
+func TestUpgradeFromVersion1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(version1Schema); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s := open(t, path, sqlitestore.Options{})
+	key := store.Key{Caller: "c", Provider: "p", RequestID: "old"}
+	if rec, err := s.Get(context.Background(), key); err != nil || string(rec.Outcome.Data) != `{"x":1}` {
+		t.Fatalf("version 1 record after the upgrade: %+v, %v", rec, err)
+	}
+	now := time.Now()
+	a := store.Attempt{Key: store.Key{Caller: "c", Provider: "p", RequestID: "new"}, Binding: store.NewBinding("t", nil),
+		Now: now, ExpiresAt: now.Add(time.Hour), Request: []byte("req")}
+	if _, created, err := s.Accept(context.Background(), a, "op_1"); err != nil || !created {
+		t.Fatalf("Accept after the upgrade: %v %v", created, err)
+	}
+	if got, err := s.PendingOperations(context.Background(), "p"); err != nil || len(got) != 1 || string(got[0].Request) != "req" {
+		t.Fatalf("PendingOperations after the upgrade = %+v, %v", got, err)
+	}
+}
+
+// version1Schema is the schema of the first release, with one record.
+const version1Schema = `
+CREATE TABLE cetp_dedup (
+	caller TEXT NOT NULL, provider TEXT NOT NULL, request_id TEXT NOT NULL,
+	tool TEXT NOT NULL, args_digest BLOB NOT NULL, state TEXT NOT NULL, outcome BLOB,
+	operation_id TEXT, result_ref TEXT, created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL,
+	PRIMARY KEY (caller, provider, request_id)) WITHOUT ROWID;
+CREATE TABLE cetp_tokens (
+	hash BLOB PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, caller TEXT NOT NULL,
+	provider TEXT NOT NULL, request_id TEXT NOT NULL, tool TEXT NOT NULL, args_digest BLOB NOT NULL,
+	args BLOB NOT NULL, decision TEXT NOT NULL, used INTEGER NOT NULL DEFAULT 0, expires_ms INTEGER NOT NULL);
+INSERT INTO cetp_dedup VALUES ('c', 'p', 'old', 't', zeroblob(32), 'succeeded', '{"data":{"x":1}}', NULL, NULL, 0, 9999999999999);
+PRAGMA user_version = 1;
+`

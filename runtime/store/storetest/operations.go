@@ -37,7 +37,11 @@ func mustAccept(t *testing.T, s store.Store, a store.Attempt, id string) store.R
 
 func acceptReplay(t *testing.T, s store.Store) {
 	a := attempt("r1", `{"a":1}`)
+	a.Request = []byte(`{"caller":1,"args":{"a":1}}`)
 	mustAccept(t, s, a, "op_1")
+	if got, err := s.Get(ctx, a.Key); err != nil || string(got.Request) != string(a.Request) {
+		t.Fatalf("Accept did not store the request: %+v, %v", got, err)
+	}
 	rec, created, err := s.Accept(ctx, a, "op_2")
 	if err != nil || created || rec.OperationID != "op_1" {
 		t.Fatalf("second Accept = %+v, %v, %v", rec, created, err)
@@ -178,6 +182,7 @@ func pending(t *testing.T, s store.Store) {
 	for i, id := range []string{"r1", "r2", "r3"} {
 		a := attempt(id, `{}`)
 		a.Now = t0.Add(time.Duration(i) * time.Second)
+		a.Request = []byte("op_" + id)
 		mustAccept(t, s, a, "op_"+id)
 	}
 	other := attempt("r4", `{}`)
@@ -188,6 +193,9 @@ func pending(t *testing.T, s store.Store) {
 	got, err := s.PendingOperations(ctx, "com.example.app")
 	if err != nil || len(got) != 2 || got[0].RequestID != "r1" || got[1].RequestID != "r2" || got[1].State != store.StateRunning {
 		t.Fatalf("PendingOperations = %+v, %v", got, err)
+	}
+	if string(got[0].Request) != "op_r1" || got[0].OperationID != "op_r1" {
+		t.Fatalf("PendingOperations lost the request: %+v", got[0])
 	}
 }
 
