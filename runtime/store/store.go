@@ -111,9 +111,9 @@ type Record struct {
 	// Request is the engine's encoding of what an operation runs (caller,
 	// arguments), stored by Accept so that a restarted Provider can run it;
 	// opaque to the store, empty for a synchronous execution.
-	Request []byte
-	CreatedAt   time.Time
-	ExpiresAt   time.Time
+	Request   []byte
+	CreatedAt time.Time
+	ExpiresAt time.Time
 }
 
 // TokenKind says what a resume token resumes.
