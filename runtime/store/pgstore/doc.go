@@ -25,6 +25,13 @@
 // the transaction on the server and releases the row, so the next attempt
 // runs the handler again from nothing.
 //
+// An asynchronous operation is a row of the same table. Accept claims it
+// as Execute does, in state queued; RunOperation locks it with SELECT ...
+// FOR UPDATE, runs the work in that transaction and writes the terminal
+// record, so that a concurrent run in any process waits and then finds the
+// operation done. Cancellation requests live in a table of their own, so
+// that recording one never waits for the running operation's row lock.
+//
 // The schema is created and upgraded by numbered migrations that Open runs
 // under a session-level advisory lock, so processes that start together
 // migrate once; a database migrated by a newer runtime is refused. Purge

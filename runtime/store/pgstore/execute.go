@@ -12,17 +12,26 @@ import (
 )
 
 const (
-	keyWhere  = ` WHERE caller = $1 AND provider = $2 AND request_id = $3`
-	selectSQL = `SELECT tool, args_digest, state, outcome, COALESCE(operation_id, ''), created_ms, expires_ms
-FROM cetp_dedup` + keyWhere
+	keyWhere = ` WHERE caller = $1 AND provider = $2 AND request_id = $3`
+	// recordColumns are the columns that scanRecord reads, in its order.
+	recordColumns = `tool, args_digest, state, outcome, COALESCE(operation_id, ''), request, created_ms, expires_ms`
+	selectSQL     = `SELECT ` + recordColumns + ` FROM cetp_dedup` + keyWhere
+	// lockRecordSQL reads a record and locks its row until the transaction
+	// ends. Under READ COMMITTED a waiter reads the version that the
+	// holder committed.
+	lockRecordSQL = selectSQL + ` FOR UPDATE`
 	// claimSQL inserts the placeholder of a new attempt. On a conflict
 	// with an uncommitted placeholder it waits for that transaction's end.
-	claimSQL = `INSERT INTO cetp_dedup (caller, provider, request_id, tool, args_digest, state, created_ms, expires_ms)
-VALUES ($1, $2, $3, $4, $5, 'running', $6, $7) ON CONFLICT DO NOTHING`
+	// The new row is in state $8 with operation ID $9 and request $10:
+	// running with neither for Execute's placeholder, queued with both for
+	// Accept's operation.
+	claimSQL = `INSERT INTO cetp_dedup (caller, provider, request_id, tool, args_digest, state, operation_id, request,
+	created_ms, expires_ms)
+VALUES ($1, $2, $3, $4, $5, $8, $9, $10, $6, $7) ON CONFLICT DO NOTHING`
 	// reclaimSQL turns an expired record, locked by the attempt, into the
-	// attempt's placeholder.
-	reclaimSQL = `UPDATE cetp_dedup SET tool = $4, args_digest = $5, state = 'running', outcome = NULL,
-operation_id = NULL, result_ref = NULL, created_ms = $6, expires_ms = $7` + keyWhere
+	// attempt's new row.
+	reclaimSQL = `UPDATE cetp_dedup SET tool = $4, args_digest = $5, state = $8, outcome = NULL,
+operation_id = $9, request = $10, result_ref = NULL, created_ms = $6, expires_ms = $7` + keyWhere
 	finishSQL = `UPDATE cetp_dedup SET state = $4, outcome = $5` + keyWhere
 )
 
@@ -38,7 +47,7 @@ func scanRecord(row rowScanner, key store.Key) (store.Record, error) {
 	rec := store.Record{Key: key}
 	var digest, outcome []byte
 	var created, expires int64
-	err := row.Scan(&rec.Tool, &digest, &rec.State, &outcome, &rec.OperationID, &created, &expires)
+	err := row.Scan(&rec.Tool, &digest, &rec.State, &outcome, &rec.OperationID, &rec.Request, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return rec, store.ErrNotFound
 	}
@@ -49,8 +58,10 @@ func scanRecord(row rowScanner, key store.Key) (store.Record, error) {
 		return rec, fmt.Errorf("corrupt args digest of %d bytes", len(digest))
 	}
 	copy(rec.ArgsDigest[:], digest)
-	if err := json.Unmarshal(outcome, &rec.Outcome); err != nil {
-		return rec, fmt.Errorf("corrupt outcome: %w", err)
+	if outcome != nil { // NULL while an operation is not terminal
+		if err := json.Unmarshal(outcome, &rec.Outcome); err != nil {
+			return rec, fmt.Errorf("corrupt outcome: %w", err)
+		}
 	}
 	rec.CreatedAt, rec.ExpiresAt = time.UnixMilli(created), time.UnixMilli(expires)
 	return rec, nil
@@ -72,12 +83,12 @@ func (s *Store) Lookup(ctx context.Context, key store.Key, now time.Time) (store
 // Execute implements store.Store in one READ COMMITTED transaction: claim
 // the key's row, use the token, run fn, write the terminal record, commit.
 func (s *Store) Execute(ctx context.Context, a store.Attempt, fn store.TxFunc) (store.Record, bool, error) {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+	tx, err := s.begin(ctx)
 	if err != nil {
-		return store.Record{}, false, fmt.Errorf("pgstore: begin: %w", err)
+		return store.Record{}, false, err
 	}
 	defer tx.Rollback() // after Commit a no-op; on any early return or panic it ends the transaction
-	rec, claimed, err := claim(ctx, tx, a)
+	rec, claimed, err := claim(ctx, tx, a, placeholder)
 	if err != nil || !claimed {
 		return rec, false, err
 	}
@@ -90,35 +101,66 @@ func (s *Store) Execute(ctx context.Context, a store.Attempt, fn store.TxFunc) (
 	return rec, true, nil
 }
 
-// claim makes the attempt the one executor of its key, or returns the
-// live record that another attempt committed (claimed false).
-func claim(ctx context.Context, tx *sql.Tx, a store.Attempt) (store.Record, bool, error) {
+// newRow is the row that claim writes for an attempt: its state, its
+// operation ID (empty for none) and the operation's request (nil for
+// none).
+type newRow struct {
+	state       store.State
+	operationID string
+	request     []byte
+}
+
+// placeholder is the row of an Execute attempt until fn's outcome
+// replaces it, in the same transaction.
+var placeholder = newRow{state: store.StateRunning}
+
+// args returns the claim statements' parameters $1 to $10.
+func (r newRow) args(a store.Attempt) []any {
+	var op any // NULL when there is no operation
+	if r.operationID != "" {
+		op = r.operationID
+	}
+	k := a.Key
+	return []any{k.Caller, k.Provider, k.RequestID, a.Binding.Tool, a.Binding.ArgsDigest[:],
+		a.Now.UnixMilli(), a.ExpiresAt.UnixMilli(), string(r.state), op, r.request}
+}
+
+// begin starts a READ COMMITTED transaction.
+func (s *Store) begin(ctx context.Context) (*sql.Tx, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: begin: %w", err)
+	}
+	return tx, nil
+}
+
+// claim makes the attempt the one owner of its key, writing row for it,
+// or returns the live record that another attempt committed (claimed
+// false).
+func claim(ctx context.Context, tx *sql.Tx, a store.Attempt, row newRow) (store.Record, bool, error) {
 	k := a.Key
 	for range maxClaimRounds {
-		if inserted, err := insertClaim(ctx, tx, a); err != nil || inserted {
+		if inserted, err := insertClaim(ctx, tx, a, row); err != nil || inserted {
 			return store.Record{}, inserted, err
 		}
-		rec, err := scanRecord(tx.QueryRowContext(ctx, selectSQL+` FOR UPDATE`, k.Caller, k.Provider, k.RequestID), k)
+		rec, err := scanRecord(tx.QueryRowContext(ctx, lockRecordSQL, k.Caller, k.Provider, k.RequestID), k)
 		if errors.Is(err, store.ErrNotFound) {
 			continue // purged in between: insert again
 		}
 		if err != nil {
 			return store.Record{}, false, fmt.Errorf("pgstore: lock %s: %w", k.RequestID, err)
 		}
-		return existing(ctx, tx, a, rec)
+		return existing(ctx, tx, a, row, rec)
 	}
 	return store.Record{}, false, fmt.Errorf("pgstore: claim %s: the record kept disappearing", k.RequestID)
 }
 
-// insertClaim inserts the attempt's placeholder row and reports whether it
-// did; it waits while another transaction holds an uncommitted row of the
-// key.
-func insertClaim(ctx context.Context, tx *sql.Tx, a store.Attempt) (bool, error) {
-	k := a.Key
-	res, err := tx.ExecContext(ctx, claimSQL, k.Caller, k.Provider, k.RequestID, a.Binding.Tool, a.Binding.ArgsDigest[:],
-		a.Now.UnixMilli(), a.ExpiresAt.UnixMilli())
+// insertClaim inserts the attempt's row and reports whether it did; it
+// waits while another transaction holds an uncommitted row of the key.
+func insertClaim(ctx context.Context, tx *sql.Tx, a store.Attempt, row newRow) (bool, error) {
+	res, err := tx.ExecContext(ctx, claimSQL, row.args(a)...)
 	if err != nil {
-		return false, fmt.Errorf("pgstore: claim %s: %w", k.RequestID, err)
+		return false, fmt.Errorf("pgstore: claim %s: %w", a.Key.RequestID, err)
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err
@@ -126,18 +168,16 @@ func insertClaim(ctx context.Context, tx *sql.Tx, a store.Attempt) (bool, error)
 
 // existing handles a committed record that the attempt holds locked: a
 // live one is served (or refused on another binding); an expired one
-// becomes the attempt's placeholder.
-func existing(ctx context.Context, tx *sql.Tx, a store.Attempt, rec store.Record) (store.Record, bool, error) {
+// becomes the attempt's row.
+func existing(ctx context.Context, tx *sql.Tx, a store.Attempt, row newRow, rec store.Record) (store.Record, bool, error) {
 	if a.Now.Before(rec.ExpiresAt) {
 		if rec.Binding != a.Binding {
-			return store.Record{}, false, fmt.Errorf("pgstore: execute %s: %w", a.Key.RequestID, store.ErrBindingMismatch)
+			return store.Record{}, false, fmt.Errorf("pgstore: request %s: %w", a.Key.RequestID, store.ErrBindingMismatch)
 		}
 		return rec, false, nil
 	}
-	k := a.Key
-	if _, err := tx.ExecContext(ctx, reclaimSQL, k.Caller, k.Provider, k.RequestID, a.Binding.Tool, a.Binding.ArgsDigest[:],
-		a.Now.UnixMilli(), a.ExpiresAt.UnixMilli()); err != nil {
-		return store.Record{}, false, fmt.Errorf("pgstore: replace expired %s: %w", k.RequestID, err)
+	if _, err := tx.ExecContext(ctx, reclaimSQL, row.args(a)...); err != nil {
+		return store.Record{}, false, fmt.Errorf("pgstore: replace expired %s: %w", a.Key.RequestID, err)
 	}
 	return store.Record{}, true, nil
 }

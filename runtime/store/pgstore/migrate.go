@@ -45,6 +45,24 @@ CREATE TABLE cetp_tokens (
 	expires_ms  bigint  NOT NULL
 );
 CREATE INDEX cetp_tokens_expires ON cetp_tokens (expires_ms);`,
+	// 2: asynchronous operations. request keeps what an operation runs,
+	// for a Provider that restarts before it ran (bytea: opaque). The index finds a provider's operations
+	// in creation order for PendingOperations. It names no column that a
+	// synchronous Execute changes (its rows have no operation ID and keep
+	// none), so turning an Execute's placeholder into its terminal record
+	// stays a heap-only update; an index on state would forbid that.
+	// Cancellation requests have their own table, without a foreign key,
+	// so that recording one takes no lock on the operation's row, which a
+	// running operation holds for its whole transaction.
+	`ALTER TABLE cetp_dedup ADD COLUMN request bytea;
+CREATE INDEX cetp_dedup_operations ON cetp_dedup (provider, created_ms) WHERE operation_id IS NOT NULL;
+CREATE TABLE cetp_cancels (
+	caller       text   NOT NULL,
+	provider     text   NOT NULL,
+	request_id   text   NOT NULL,
+	requested_ms bigint NOT NULL,
+	PRIMARY KEY (caller, provider, request_id)
+);`,
 }
 
 // schemaVersion is the schema version this runtime writes.

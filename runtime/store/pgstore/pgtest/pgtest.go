@@ -112,11 +112,11 @@ func randomHex() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Reset empties the store's records and tokens, so that one store can
+// Reset empties the store's records, tokens and cancellation requests, so that one store can
 // serve a sequence of tests as a fresh one.
 func Reset(t testing.TB, st *pgstore.Store) {
 	t.Helper()
-	if _, err := st.DB().Exec(`DELETE FROM cetp_dedup; DELETE FROM cetp_tokens`); err != nil {
+	if _, err := st.DB().Exec(`DELETE FROM cetp_dedup; DELETE FROM cetp_tokens; DELETE FROM cetp_cancels`); err != nil {
 		t.Fatalf("reset store: %v", err)
 	}
 }
