@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/cetpgen/cetpgen/runtime/cetpcli"
+)
+
+// param is one top-level property of a tool's input schema and its flag,
+// if it has one.
+type param struct {
+	prop     string
+	schema   map[string]any
+	required bool
+	flag     *cetpcli.Flag
+}
+
+// params applies the flag rule (see the package doc) to the input schema
+// of t; properties come in name order.
+func params(t *ir.Tool) []param {
+	names, props, req := inputProperties(t.Input.Value)
+	count := map[string]int{}
+	for _, n := range names {
+		count[flagName(n)]++
+	}
+	out := make([]param, len(names))
+	for i, n := range names {
+		out[i] = param{prop: n, schema: object(props[n]), required: req[n]}
+		if f := flagName(n); f != "" && count[f] == 1 {
+			out[i].flag = newFlag(f, n, props[n])
+		}
+	}
+	return out
+}
+
+// flagName is the flag of a property name ("include_closed_today" ->
+// "include-closed-today", "dueAt" -> "due-at"), or "" when the property
+// cannot have one.
+func flagName(prop string) string {
+	var b strings.Builder
+	for i, r := range prop {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r + 'a' - 'A')
+		case r == '_':
+			b.WriteByte('-')
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
+			b.WriteRune(r)
+		default:
+			return ""
+		}
+	}
+	n := b.String()
+	if !cetpcli.FlagName.MatchString(n) || slices.Contains(cetpcli.ReservedFlags, n) {
+		return ""
+	}
+	return n
+}
+
+// newFlag builds the flag name of property prop with schema s.
+func newFlag(name, prop string, s any) *cetpcli.Flag {
+	k, list, enum := flagKind(s)
+	f := &cetpcli.Flag{Name: name, Property: prop, Kind: k, List: list, Enum: enum}
+	m := object(s)
+	if d := scalarText(m["default"]); !list && k != cetpcli.JSON && d != "" && f.Check(d) == nil {
+		f.Default = d
+	}
+	f.Usage = usage(prop, m, f)
+	return f
+}
+
+// usage is the flag's help: the property's description (else its name)
+// and hints on the values it takes.
+func usage(prop string, m map[string]any, f *cetpcli.Flag) string {
+	u := text(m, "description")
+	if u == "" {
+		u = prop
+	}
+	var hints []string
+	if f.Kind == cetpcli.Enum {
+		hints = append(hints, "one of: "+strings.Join(f.Enum, ", "))
+	}
+	if fm := format(m, f.List); fm != "" {
+		hints = append(hints, "format "+fm)
+	}
+	if f.List {
+		hints = append(hints, "repeat the flag for each item")
+	}
+	if f.Kind == cetpcli.JSON {
+		hints = append(hints, "a JSON value")
+	}
+	if len(hints) > 0 {
+		u += " (" + strings.Join(hints, "; ") + ")"
+	}
+	return u
+}
+
+// format is the format keyword of a scalar, or of a list's items.
+func format(m map[string]any, list bool) string {
+	if list {
+		return text(object(m["items"]), "format")
+	}
+	return text(m, "format")
+}

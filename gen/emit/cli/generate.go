@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/cetpgen/cetpgen/gen/catalog"
+	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/cetpgen/cetpgen/runtime/cetpcli"
+	"github.com/dave/jennifer/jen"
+)
+
+// Dir is the target's directory under the output root.
+const Dir = "cli"
+
+// Generate renders the CLI of one Provider into cli/<slug>/: main.go, the
+// data table app.go, and catalog.go with the command registry, the catalog
+// and its index, built from the same table through every gate of
+// gen/catalog (twice, for the byte-stability gate).
+func Generate(p *ir.Provider) ([]emit.File, error) {
+	app, err := BuildApp(p)
+	if err != nil {
+		return nil, err
+	}
+	res, err := catalog.BuildStable(Input(p, app))
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %s: %w", p.Dir, err)
+	}
+	reg, err := RegistryJSON(app)
+	if err != nil {
+		return nil, err
+	}
+	parts := []struct {
+		name   string
+		render func(f *jen.File)
+	}{
+		{"main.go", func(f *jen.File) { renderMain(f, p, app) }},
+		{"app.go", func(f *jen.File) { renderApp(f, app) }},
+		{"catalog.go", func(f *jen.File) { renderCatalog(f, reg, res) }},
+	}
+	var files []emit.File
+	for _, part := range parts {
+		data, err := renderFile(p, part.render)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: %s: %w", part.name, err)
+		}
+		files = append(files, emit.File{Path: Dir + "/" + p.Slug + "/" + part.name, Data: data})
+	}
+	return files, nil
+}
+
+// RegistryJSON is the command registry of app in the reviewed file format
+// (schema_command_registry.json), indented.
+func RegistryJSON(app *cetpcli.App) ([]byte, error) {
+	b, err := json.MarshalIndent(registry(app), "", "  ")
+	return append(b, '\n'), err
+}
+
+// renderFile renders one file of package main with the generated-code
+// header.
+func renderFile(p *ir.Provider, body func(f *jen.File)) ([]byte, error) {
+	f := jen.NewFile("main")
+	f.ImportName(pkgCetpcli, "cetpcli")
+	f.ImportName(pkgCatalog, "catalog")
+	for _, l := range emit.HeaderLines(p.File) {
+		f.HeaderComment("// " + l)
+	}
+	body(f)
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// renderMain renders the package doc and main.
+//
+//	// Command cetp-alerts is the generated CETP v2 Consumer CLI of Example App …
+//	package main
+//
+//	func main() {
+//		cetpcli.Main(app, catalog.Lazy([]byte(catalogJSON), []byte(catalogIndexJSON)))
+//	}
+func renderMain(f *jen.File, p *ir.Provider, app *cetpcli.App) {
+	f.PackageComment(fmt.Sprintf("// Command %s is the generated CETP v2 Consumer CLI of %s (provider_id %s): one command per tool, and `%s schema` for agents.",
+		app.Name, oneLine(p.Name), p.ID, app.Name))
+	f.PackageComment("//")
+	f.PackageComment(fmt.Sprintf("// Build it with `go build -o %s ./out/%s/%s` in the cetpgen module; see docs/catalog.md.", app.Name, Dir, p.Slug))
+	f.Comment("// main runs the CLI with the catalog of catalog.go.")
+	f.Func().Id("main").Params().Block(
+		jen.Qual(pkgCetpcli, "Main").Call(jen.Id("app"), jen.Qual(pkgCatalog, "Lazy").Call(
+			jen.Index().Byte().Parens(jen.Id("catalogJSON")), jen.Index().Byte().Parens(jen.Id("catalogIndexJSON")))),
+	)
+}
+
+// renderApp renders the data table.
+//
+//	// app is the command table of cetp-alerts.
+//	var app = &cetpcli.App{…}
+func renderApp(f *jen.File, app *cetpcli.App) {
+	f.Comment(fmt.Sprintf("// app is the command table of %s: one command per tool, with the flags of its input schema.", app.Name))
+	f.Var().Id("app").Op("=").Add(literal(reflect.ValueOf(app), false))
+}
+
+// renderCatalog renders the registry, the catalog and its index as string
+// constants, each line of JSON one line of Go.
+//
+//	// commandRegistry is the command registry (schema_command_registry.json) the catalog was bound from.
+//	const commandRegistry = `{…}`
+func renderCatalog(f *jen.File, reg []byte, res *catalog.Result) {
+	consts := []struct{ name, doc, data string }{
+		{"commandRegistry", "is the command registry (schema_command_registry.json) the catalog was bound from.", string(reg)},
+		{"catalogJSON", "is the Agent schema catalog (schema_catalog.json) the schema command serves.", string(res.Data)},
+		{"catalogIndexJSON", "is the catalog's index (schema_catalog.index.json).", string(res.Index)},
+	}
+	for _, c := range consts {
+		f.Comment("// " + c.name + " " + c.doc)
+		f.Const().Id(c.name).Op("=").Add(goString(c.data))
+	}
+}

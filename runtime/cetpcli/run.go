@@ -1,0 +1,116 @@
+package cetpcli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/cetpgen/cetpgen/runtime/catalog"
+	"github.com/cetpgen/cetpgen/runtime/consumer"
+	"github.com/spf13/cobra"
+)
+
+// Capabilities are the optional CETP capabilities a generated CLI asks
+// for; the Consumer client handles what the Provider grants.
+var Capabilities = []string{"async_operations", "cancellation", "large_results"}
+
+// Main runs app with the process's arguments and exits with its code.
+// open serves the embedded catalog to the schema command.
+func Main(app *App, open func() (*catalog.Catalog, error)) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, app, Env{Catalog: open}, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// Run runs app with args (the program name excluded) and returns the exit
+// code (see the package doc).
+func Run(ctx context.Context, app *App, env Env, args []string) int {
+	root := NewRoot(app, env)
+	root.SetArgs(args)
+	root.SetIn(env.stdin())
+	root.SetOut(env.stdout())
+	root.SetErr(env.stderr())
+	return report(env.stderr(), root.ExecuteContext(ctx))
+}
+
+// runner runs the leaf commands of an App.
+type runner struct {
+	app *App
+	env Env
+}
+
+// run builds the args of c's tool from the command line, calls the tool
+// and prints its result.
+func (r *runner) run(cmd *cobra.Command, c *Command, values []*value) error {
+	args, err := buildArgs(cmd, c, values, r.env.stdin())
+	if err != nil {
+		return err
+	}
+	socket, err := r.socket(cmd)
+	if err != nil {
+		return err
+	}
+	res, err := r.call(cmd.Context(), socket, c.Tool, args)
+	if err != nil {
+		return &callError{err: err}
+	}
+	return printJSON(cmd.OutOrStdout(), res)
+}
+
+// socket is --socket, else the environment variable.
+func (r *runner) socket(cmd *cobra.Command) (string, error) {
+	s, _ := cmd.Flags().GetString(SocketFlag)
+	if s == "" {
+		s = r.env.getenv(r.app.SocketEnv)
+	}
+	if s == "" {
+		return "", usagef("no Provider socket: pass --%s or set %s", SocketFlag, r.app.SocketEnv)
+	}
+	return s, nil
+}
+
+// call connects to the Provider and executes tool once; the Consumer
+// client negotiates, retries, launches resolutions and follows
+// operations.
+func (r *runner) call(ctx context.Context, socket, tool string, args json.RawMessage) (json.RawMessage, error) {
+	conn, err := r.env.dial(ctx, socket)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	c := consumer.New(conn, consumer.Options{Capabilities: Capabilities, LaunchResolutions: true})
+	return c.ExecuteTool(ctx, tool, args)
+}
+
+// printJSON writes the result, indented, with a final newline.
+func printJSON(w io.Writer, data json.RawMessage) error {
+	var b bytes.Buffer
+	if err := json.Indent(&b, data, "", "  "); err != nil {
+		b.Reset()
+		b.Write(data)
+	}
+	b.WriteByte('\n')
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// usageError is a problem with the command line.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// callError is a failed call to the Provider.
+type callError struct{ err error }
+
+func (e *callError) Error() string { return e.err.Error() }
+func (e *callError) Unwrap() error { return e.err }
