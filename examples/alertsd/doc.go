@@ -1,0 +1,30 @@
+// Command alertsd is an example CETP v2 Provider: the price-alert Provider
+// of specs/alerts, built from the generated package out/go/alerts, with its
+// alerts kept in SQLite and served over the Unix-socket binding.
+//
+// Usage:
+//
+//	alertsd --socket /tmp/alerts.sock --db /tmp/alerts.db [--auto-deny] [--work-delay 2s]
+//
+// The alerts table lives in the same SQLite file as the runtime store, so
+// every write a tool makes (through call.Tx) commits in one transaction
+// with its deduplication record: a retried request never creates a second
+// alert. The socket is created with mode 0600 and only the UID that runs
+// alertsd holds the alerts scopes; every other caller is PERMISSION_DENIED.
+//
+// Confirmations are asked on this process's own terminal (stdin/stdout):
+// the prompt names the tool, the caller and the exact arguments, and only
+// "y" or "yes" approves. With --auto-deny, or when stdin is not a
+// terminal, every confirmation is denied, the safe default. delete_alert
+// (confirmation: always) always asks; the tools whose confirmation is
+// provider_policy run without asking in this example.
+//
+// create_alert is sync_or_async: a Consumer that negotiated
+// async_operations gets an operation at once and can follow its progress;
+// --work-delay makes the handler take that long, reporting its progress in
+// steps, so the operation can be watched and cancelled.
+//
+// SIGINT or SIGTERM stops alertsd gracefully: the socket stops accepting,
+// running calls finish, background operations are stopped (they stay in
+// the store and resume at the next start) and the store is closed.
+package main
