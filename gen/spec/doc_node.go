@@ -3,6 +3,7 @@ package spec
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cetpgen/cetpgen/gen/source"
 	"gopkg.in/yaml.v3"
@@ -20,7 +21,24 @@ type Doc struct {
 	// json.Number, bool or nil.
 	Value any
 
-	root *yaml.Node
+	// src is the file's text. Positions are needed only for diagnostics,
+	// so the YAML node tree is not kept once Value is built: keeping it
+	// would triple the memory a loaded spec holds. The first position
+	// lookup parses src again, which yields the same tree.
+	src      []byte
+	rootOnce sync.Once
+	root     *yaml.Node
+}
+
+// tree returns the YAML node tree of the document, parsing its text again
+// on first use.
+func (d *Doc) tree() *yaml.Node {
+	d.rootOnce.Do(func() {
+		if d.root == nil {
+			d.root, _, _ = decodeDocuments(d.src)
+		}
+	})
+	return d.root
 }
 
 // Pos returns the position of the value at the JSON pointer ptr, or of its
@@ -52,7 +70,7 @@ func (d *Doc) Has(ptr string) bool {
 // mapping, and whether ptr resolved whole. Positions are looked up only for
 // diagnostics, so the tree is walked on demand instead of indexed.
 func (d *Doc) find(ptr string) (val, key *yaml.Node, ok bool) {
-	val = d.root
+	val = d.tree()
 	if ptr == "" {
 		return val, nil, true
 	}

@@ -25,7 +25,8 @@ const (
 
 // Parse parses one spec file. path is the display path, rel the path inside
 // the spec directory. It returns nil and at least one error diagnostic when
-// the file cannot be turned into a JSON value.
+// the file cannot be turned into a JSON value. The Doc keeps data, which
+// the caller must not modify afterwards.
 func Parse(path, rel string, data []byte) (*Doc, diag.List) {
 	var l diag.List
 	if len(data) > MaxFileBytes {
@@ -52,6 +53,7 @@ func Parse(path, rel string, data []byte) (*Doc, diag.List) {
 		return nil, l
 	}
 	c.doc.Value = v
+	c.doc.root, c.doc.src = nil, data
 	return c.doc, l
 }
 
