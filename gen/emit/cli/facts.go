@@ -61,7 +61,7 @@ func typed(p *ir.Provider) *catalog.TypedSource {
 func typedParam(pr param) catalog.TypedParameter {
 	req := pr.required
 	tp := catalog.TypedParameter{Description: text(pr.schema, "description"),
-		Format: format(pr.schema, pr.flag.List), Enum: pr.flag.Enum, Required: &req}
+		Format: pr.r.format(pr.schema, pr.flag.List), Enum: pr.flag.Enum, Required: &req}
 	if ex, _ := pr.schema["examples"].([]any); len(ex) > 0 {
 		tp.Example = ex[0]
 	}

@@ -11,6 +11,7 @@ import (
 // param is one top-level property of a tool's input schema and its flag,
 // if it has one.
 type param struct {
+	r        resolver
 	prop     string
 	schema   map[string]any
 	required bool
@@ -21,15 +22,16 @@ type param struct {
 // of t; properties come in name order.
 func params(t *ir.Tool) []param {
 	names, props, req := inputProperties(t.Input.Value)
+	r := resolver{root: t.Input.Value}
 	count := map[string]int{}
 	for _, n := range names {
 		count[flagName(n)]++
 	}
 	out := make([]param, len(names))
 	for i, n := range names {
-		out[i] = param{prop: n, schema: object(props[n]), required: req[n]}
+		out[i] = param{r: r, prop: n, schema: r.view(props[n]), required: req[n]}
 		if f := flagName(n); f != "" && count[f] == 1 {
-			out[i].flag = newFlag(f, n, props[n])
+			out[i].flag = r.newFlag(f, n, out[i].schema)
 		}
 	}
 	return out
@@ -62,21 +64,21 @@ func flagName(prop string) string {
 	return n
 }
 
-// newFlag builds the flag name of property prop with schema s.
-func newFlag(name, prop string, s any) *cetpcli.Flag {
-	k, list, enum := flagKind(s)
+// newFlag builds the flag name of property prop with the resolved schema
+// m.
+func (r resolver) newFlag(name, prop string, m map[string]any) *cetpcli.Flag {
+	k, list, enum := r.flagKind(m)
 	f := &cetpcli.Flag{Name: name, Property: prop, Kind: k, List: list, Enum: enum}
-	m := object(s)
 	if d := scalarText(m["default"]); !list && k != cetpcli.JSON && d != "" && f.Check(d) == nil {
 		f.Default = d
 	}
-	f.Usage = usage(prop, m, f)
+	f.Usage = r.usage(prop, m, f)
 	return f
 }
 
 // usage is the flag's help: the property's description (else its name)
 // and hints on the values it takes.
-func usage(prop string, m map[string]any, f *cetpcli.Flag) string {
+func (r resolver) usage(prop string, m map[string]any, f *cetpcli.Flag) string {
 	u := text(m, "description")
 	if u == "" {
 		u = prop
@@ -85,7 +87,7 @@ func usage(prop string, m map[string]any, f *cetpcli.Flag) string {
 	if f.Kind == cetpcli.Enum {
 		hints = append(hints, "one of: "+strings.Join(f.Enum, ", "))
 	}
-	if fm := format(m, f.List); fm != "" {
+	if fm := r.format(m, f.List); fm != "" {
 		hints = append(hints, "format "+fm)
 	}
 	if f.List {
@@ -101,9 +103,9 @@ func usage(prop string, m map[string]any, f *cetpcli.Flag) string {
 }
 
 // format is the format keyword of a scalar, or of a list's items.
-func format(m map[string]any, list bool) string {
+func (r resolver) format(m map[string]any, list bool) string {
 	if list {
-		return text(object(m["items"]), "format")
+		return text(r.view(m["items"]), "format")
 	}
 	return text(m, "format")
 }

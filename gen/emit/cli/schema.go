@@ -57,32 +57,29 @@ func singleType(m map[string]any) string {
 	return ""
 }
 
-// scalarKind is the flag kind of a scalar schema; ok is false for any
-// other schema.
-func scalarKind(s any) (k cetpcli.Kind, enum []string, ok bool) {
-	m := object(s)
+// scalarKind is the flag kind of a scalar schema m (resolved); ok is
+// false for any other schema.
+func scalarKind(m map[string]any) (k cetpcli.Kind, enum []string, ok bool) {
 	if m == nil || hasAny(m, structural) {
 		return "", nil, false
 	}
 	t := singleType(m)
-	if e, has := m["enum"]; has {
-		enum, ok = stringEnum(e)
-		return cetpcli.Enum, enum, ok && (t == "" || t == "string")
+	if enum, ok := stringEnum(m["enum"]); ok && (t == "" || t == "string") {
+		return cetpcli.Enum, enum, true
 	}
 	k, ok = map[string]cetpcli.Kind{"string": cetpcli.String, "integer": cetpcli.Integer,
 		"number": cetpcli.Number, "boolean": cetpcli.Boolean}[t]
 	return k, nil, ok
 }
 
-// flagKind is the kind of the flag of a property schema: a scalar, a list
-// of scalars, else JSON.
-func flagKind(s any) (k cetpcli.Kind, list bool, enum []string) {
-	if k, enum, ok := scalarKind(s); ok {
+// flagKind is the kind of the flag of a property schema m (resolved): a
+// scalar, a list of scalars, else JSON.
+func (r resolver) flagKind(m map[string]any) (k cetpcli.Kind, list bool, enum []string) {
+	if k, enum, ok := scalarKind(m); ok {
 		return k, false, enum
 	}
-	m := object(s)
 	if m != nil && !hasAny(m, structural) && singleType(m) == "array" {
-		if k, enum, ok := scalarKind(m["items"]); ok {
+		if k, enum, ok := scalarKind(r.view(m["items"])); ok {
 			return k, true, enum
 		}
 	}

@@ -64,10 +64,12 @@ var app = &cetpcli.App{
 					Usage:    "since (format date-time)",
 				},
 				{
-					Kind:     cetpcli.JSON,
+					Enum:     []string{"run", "ride", "swim"},
+					Kind:     cetpcli.Enum,
+					List:     true,
 					Name:     "sports",
 					Property: "sports",
-					Usage:    "sports (a JSON value)",
+					Usage:    "sports (one of: run, ride, swim; repeat the flag for each item)",
 				},
 				{
 					Kind:     cetpcli.String,
