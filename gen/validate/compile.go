@@ -11,18 +11,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// schemaCompiler compiles the JSON Schemas of many tools with one
-// jsonschema.Compiler, so the 2020-12 meta-schema is compiled once per
-// worker rather than once per schema. It is not safe for concurrent use.
-type schemaCompiler struct {
-	c *jsonschema.Compiler
-	n int
-}
-
-func newSchemaCompiler() *schemaCompiler {
-	return &schemaCompiler{c: newCompiler()}
-}
-
 func newCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -39,7 +27,12 @@ const compiledURL = "https://json-schema.org/cetpgen-tool-schema"
 
 // checkSchema validates the tool schema found at ptr in doc: dialect and
 // references first, then the 2020-12 meta-schema, then compilation.
-func (sc *schemaCompiler) checkSchema(doc *spec.Doc, ptr string, v any) diag.List {
+// Each schema gets a compiler of its own: embedded $id resources of
+// different tools may share URIs and must not meet, and what a compiler
+// holds becomes garbage with the schema instead of growing with every tool
+// a worker checks (with no meta-schema to compile, a compiler costs
+// nothing measurable).
+func checkSchema(doc *spec.Doc, ptr string, v any) diag.List {
 	if _, isBool := v.(bool); isBool {
 		return nil
 	}
@@ -50,14 +43,8 @@ func (sc *schemaCompiler) checkSchema(doc *spec.Doc, ptr string, v any) diag.Lis
 	if l := metaCheck(doc, ptr, v); len(l) > 0 {
 		return l
 	}
-	c := sc.c
-	if scan.hasID {
-		// Embedded $id resources of different tools may share URIs; they
-		// must not meet in one compiler.
-		c = newCompiler()
-	}
-	sc.n++
-	loc := fmt.Sprintf("%s/%d/%s", compiledURL, sc.n, strings.TrimPrefix(ptr, "/"))
+	c := newCompiler()
+	loc := compiledURL + ptr
 	if err := c.AddResource(loc, v); err != nil {
 		return schemaError(doc, ptr, err)
 	}

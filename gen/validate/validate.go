@@ -77,9 +77,8 @@ func checkTools(m *metaSchemas, docs []*spec.Doc) ([]*spec.Tool, diag.List, erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := newSchemaCompiler()
 			for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
-				results[i] = checkTool(m, sc, docs[i])
+				results[i] = checkTool(m, docs[i])
 			}
 		}()
 	}
@@ -101,7 +100,7 @@ func collect(results []toolResult) ([]*spec.Tool, diag.List, error) {
 }
 
 // checkTool validates one tool file up to what needs no provider facts.
-func checkTool(m *metaSchemas, sc *schemaCompiler, doc *spec.Doc) toolResult {
+func checkTool(m *metaSchemas, doc *spec.Doc) toolResult {
 	if l := m.check(doc, m.tool); len(l) > 0 {
 		return toolResult{diags: l}
 	}
@@ -110,8 +109,8 @@ func checkTool(m *metaSchemas, sc *schemaCompiler, doc *spec.Doc) toolResult {
 		return toolResult{err: fmt.Errorf("validate %s: %w", doc.Path, err)}
 	}
 	var l diag.List
-	l.Add(sc.checkSchema(doc, "/input_schema", t.InputSchema)...)
-	l.Add(sc.checkSchema(doc, "/output_schema", t.OutputSchema)...)
+	l.Add(checkSchema(doc, "/input_schema", t.InputSchema)...)
+	l.Add(checkSchema(doc, "/output_schema", t.OutputSchema)...)
 	l.Add(inputIsObject(doc, t)...)
 	l.Add(toolRules(doc, t)...)
 	l.Add(toolLints(doc, t)...)
