@@ -41,6 +41,17 @@ func params(t *ir.Tool) []param {
 // "include-closed-today", "dueAt" -> "due-at"), or "" when the property
 // cannot have one.
 func flagName(prop string) string {
+	n, ok := kebab(prop)
+	if !ok || !cetpcli.FlagName.MatchString(n) || slices.Contains(cetpcli.ReservedFlags, n) {
+		return ""
+	}
+	return n
+}
+
+// kebab lowercases prop, turning "_" and an upper-case letter after the
+// first into a hyphen; ok is false for any character but ASCII letters,
+// digits, "_" and "-".
+func kebab(prop string) (string, bool) {
 	var b strings.Builder
 	for i, r := range prop {
 		switch {
@@ -54,14 +65,10 @@ func flagName(prop string) string {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
 			b.WriteRune(r)
 		default:
-			return ""
+			return "", false
 		}
 	}
-	n := b.String()
-	if !cetpcli.FlagName.MatchString(n) || slices.Contains(cetpcli.ReservedFlags, n) {
-		return ""
-	}
-	return n
+	return b.String(), true
 }
 
 // newFlag builds the flag name of property prop with the resolved schema
@@ -83,6 +90,15 @@ func (r resolver) usage(prop string, m map[string]any, f *cetpcli.Flag) string {
 	if u == "" {
 		u = prop
 	}
+	if h := r.hints(m, f); len(h) > 0 {
+		u += " (" + strings.Join(h, "; ") + ")"
+	}
+	return u
+}
+
+// hints describe the values a flag takes: enum values, format, repetition,
+// JSON.
+func (r resolver) hints(m map[string]any, f *cetpcli.Flag) []string {
 	var hints []string
 	if f.Kind == cetpcli.Enum {
 		hints = append(hints, "one of: "+strings.Join(f.Enum, ", "))
@@ -96,10 +112,7 @@ func (r resolver) usage(prop string, m map[string]any, f *cetpcli.Flag) string {
 	if f.Kind == cetpcli.JSON {
 		hints = append(hints, "a JSON value")
 	}
-	if len(hints) > 0 {
-		u += " (" + strings.Join(hints, "; ") + ")"
-	}
-	return u
+	return hints
 }
 
 // format is the format keyword of a scalar, or of a list's items.

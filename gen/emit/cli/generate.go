@@ -33,6 +33,11 @@ func Generate(p *ir.Provider) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return render(p, app, reg, res)
+}
+
+// render renders the three files of the CLI.
+func render(p *ir.Provider, app *cetpcli.App, reg []byte, res *catalog.Result) ([]emit.File, error) {
 	parts := []struct {
 		name   string
 		render func(f *jen.File)
