@@ -20,40 +20,36 @@ const Dir = "go"
 var reserved = []string{"Handler", "Client", "NewClient", "New", "Tools", "Descriptor", "ProviderID", "Revision"}
 
 // Generate renders the Go package of one Provider: doc.go, types.go,
-// provider.go and client.go under go/<slug>/. The mapping runs first and
-// alone; the files, which only read its result, render in parallel, and
-// their order and bytes do not depend on scheduling.
+// provider.go and client.go under go/<slug>/. Only types.go needs the
+// schema mapping, so the other files render while it runs; every file only
+// reads what it is given, and their order and bytes do not depend on
+// scheduling.
 func Generate(p *ir.Provider) ([]emit.File, error) {
 	if !token.IsIdentifier(p.Targets.GoPackage) {
 		return nil, fmt.Errorf("go: package name %q is not a Go identifier (a keyword?); set targets.go.package", p.Targets.GoPackage)
 	}
-	m, tools := build(p)
-	parts := []struct {
-		name   string
-		render func(f *jen.File)
-	}{
-		{"doc.go", func(f *jen.File) { renderDoc(f, p) }},
-		{"types.go", func(f *jen.File) { renderTypes(f, m) }},
-		{"provider.go", func(f *jen.File) { renderProvider(f, p, tools) }},
-		{"client.go", func(f *jen.File) { renderClient(f, p, tools) }},
-	}
-	files := make([]emit.File, len(parts))
-	errs := make([]error, len(parts))
+	m, tools := nameTools(p)
+	files := make([]emit.File, 4)
+	errs := make([]error, len(files))
 	var wg sync.WaitGroup
-	for i, part := range parts {
-		wg.Go(func() {
-			files[i].Path = Dir + "/" + p.Slug + "/" + part.name
-			if files[i].Data, errs[i] = renderFile(p, part.render); errs[i] != nil {
-				errs[i] = fmt.Errorf("go: %s: %w", part.name, errs[i])
-			}
-		})
+	part := func(i int, name string, render func(f *jen.File)) {
+		files[i].Path = Dir + "/" + p.Slug + "/" + name
+		if files[i].Data, errs[i] = renderFile(p, render); errs[i] != nil {
+			errs[i] = fmt.Errorf("go: %s: %w", name, errs[i])
+		}
 	}
+	wg.Go(func() { part(2, "provider.go", func(f *jen.File) { renderProvider(f, p, tools) }) })
+	wg.Go(func() { part(3, "client.go", func(f *jen.File) { renderClient(f, p, tools) }) })
+	wg.Go(func() { part(0, "doc.go", func(f *jen.File) { renderDoc(f, p) }) })
+	mapSchemas(m, tools)
+	part(1, "types.go", func(f *jen.File) { renderTypes(f, m) })
 	wg.Wait()
 	return files, errors.Join(errs...)
 }
 
-// build names the tools' Go identifiers, then maps their schemas.
-func build(p *ir.Provider) (*mapper, []toolNames) {
+// nameTools names the tools' Go identifiers, which the mapping must not
+// take for its types.
+func nameTools(p *ir.Provider) (*mapper, []toolNames) {
 	m := &mapper{ns: newNamespace(append(reserved, helperNames...)...), byName: map[string]*decl{}}
 	private := newNamespace("adapt", "member", "marshalMembers", "unmarshalMembers")
 	var tools []toolNames
@@ -63,11 +59,15 @@ func build(p *ir.Provider) (*mapper, []toolNames) {
 			in: m.ns.take(method + "Input"), out: m.ns.take(method + "Output"),
 			inSchema: private.take(unexport(method) + "InputSchema"), outSchema: private.take(unexport(method) + "OutputSchema")})
 	}
+	return m, tools
+}
+
+// mapSchemas maps the tools' schemas to Go types.
+func mapSchemas(m *mapper, tools []toolNames) {
 	for _, t := range tools {
 		m.named(newSchemaDoc(t.tool.Input.Value, t.method, t.tool.Name), "", t.in, "the input of the tool "+t.tool.Name)
 		m.named(newSchemaDoc(t.tool.Output.Value, t.method, t.tool.Name), "", t.out, "the output of the tool "+t.tool.Name)
 	}
-	return m, tools
 }
 
 // renderFile renders one file with the generated-code header.
