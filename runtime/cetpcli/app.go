@@ -93,5 +93,8 @@ const JSONFlag = "json"
 // SocketFlag is the persistent flag that names the Provider's socket.
 const SocketFlag = "socket"
 
+// TimeoutFlag is the persistent flag that bounds a whole call.
+const TimeoutFlag = "timeout"
+
 // ReservedFlags are flag names no property may take.
-var ReservedFlags = []string{JSONFlag, SocketFlag, "help"}
+var ReservedFlags = []string{JSONFlag, SocketFlag, TimeoutFlag, "help"}

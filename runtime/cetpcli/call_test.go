@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cetpgen/cetpgen/runtime/cetpcli"
 )
@@ -120,5 +121,16 @@ func TestUsageErrors(t *testing.T) {
 	r := run("", nil, "notes", "echo", "--text", "x", "--socket", sock+".missing")
 	if e := errorOf(t, r.stderr); r.code != cetpcli.ExitTransport || e["code"] != cetpcli.CodeTransport {
 		t.Errorf("unreachable socket: exit %d, %v", r.code, e)
+	}
+}
+
+// TestTimeout bounds a call that never answers with --timeout.
+func TestTimeout(t *testing.T) {
+	sock := serve(t, &recorder{})
+	start := time.Now()
+	r := run("", nil, "notes", "slow", "--timeout", "200ms", "--socket", sock)
+	t.Logf("returned after %v", time.Since(start))
+	if e := errorOf(t, r.stderr); r.code != cetpcli.ExitTransport || e["code"] != cetpcli.CodeTransport || time.Since(start) > 10*time.Second {
+		t.Errorf("exit %d after %v, error %v", r.code, time.Since(start), e)
 	}
 }

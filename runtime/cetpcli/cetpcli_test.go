@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cetpgen/cetpgen/runtime/binding/unixsock"
 	"github.com/cetpgen/cetpgen/runtime/cetpcli"
@@ -31,6 +32,7 @@ var testApp = &cetpcli.App{Name: "cetp-test", Product: "notes", ProductShort: "N
 				{Name: "text", Property: "text", Kind: cetpcli.String},
 			}},
 		{Path: "notes fail", Canonical: "notes.fail", Tool: "fail"},
+		{Path: "notes slow", Canonical: "notes.slow", Tool: "slow"},
 	}}
 
 // recorder keeps the args each call of the echo tool received.
@@ -61,6 +63,16 @@ func fail(context.Context, *provider.Call, json.RawMessage) (json.RawMessage, er
 	return nil, e
 }
 
+// slow answers after a second, or when its call's context ends.
+func slow(ctx context.Context, _ *provider.Call, _ json.RawMessage) (json.RawMessage, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(time.Second):
+		return json.RawMessage(`{}`), nil
+	}
+}
+
 // serve serves a Provider with the echo and fail tools on a fresh socket
 // until the test ends.
 func serve(t *testing.T, rec *recorder) string {
@@ -72,6 +84,7 @@ func serve(t *testing.T, rec *recorder) string {
 		[]provider.Tool{
 			{Name: "echo", Title: "Echo", Description: "d", InputSchema: obj, OutputSchema: obj, Annotations: ann, Handler: rec.echo},
 			{Name: "fail", Title: "Fail", Description: "d", InputSchema: obj, OutputSchema: obj, Annotations: ann, Handler: fail},
+			{Name: "slow", Title: "Slow", Description: "d", InputSchema: obj, OutputSchema: obj, Annotations: ann, Handler: slow},
 		}, provider.Options{Store: memstore.New()})
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,8 @@
 //
 // Each leaf command calls its tool through the runtime Consumer client
 // (runtime/consumer) over the Unix-socket binding (runtime/binding/unixsock)
-// at --socket, whose default is the environment variable App.SocketEnv. The
+// at --socket, whose default is the environment variable App.SocketEnv;
+// --timeout bounds the whole call. The
 // args object is built from the --json flag (the whole object) and then
 // from every flag given on the command line, which sets its property. The
 // result is printed as indented JSON on stdout. Every failure is printed as

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/cetpgen/cetpgen/runtime/consumer"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // Exit codes of a generated CLI.
@@ -51,12 +52,19 @@ func report(w io.Writer, err error) int {
 	return code
 }
 
-// classify turns err into its error body and exit code.
+// classify turns err into its error body and exit code: a Provider's CETP
+// error (from the call, or a refused resolution launch), a failed
+// exchange, or else a usage error.
 func classify(err error) (errorBody, int) {
 	var ce *consumer.Error
 	if errors.As(err, &ce) {
 		return errorBody{Source: "provider", Code: string(ce.Code), Message: ce.Message, Retryable: ce.Retryable,
 			RetryAfterMs: ce.RetryAfter.Milliseconds(), RequestID: ce.RequestID, Details: validJSON(ce.Details)}, ExitProvider
+	}
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		return errorBody{Source: "provider", Code: string(pe.Code), Message: pe.Message, Retryable: pe.Retryable,
+			RetryAfterMs: pe.RetryAfter.Milliseconds(), Details: validJSON(pe.Details)}, ExitProvider
 	}
 	var call *callError
 	if errors.As(err, &call) {

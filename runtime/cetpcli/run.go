@@ -56,7 +56,13 @@ func (r *runner) run(cmd *cobra.Command, c *Command, values []*value) error {
 	if err != nil {
 		return err
 	}
-	res, err := r.call(cmd.Context(), socket, c.Tool, args)
+	ctx := cmd.Context()
+	if d, _ := cmd.Flags().GetDuration(TimeoutFlag); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	res, err := r.call(ctx, socket, c.Tool, args)
 	if err != nil {
 		return &callError{err: err}
 	}

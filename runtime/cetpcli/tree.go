@@ -19,6 +19,7 @@ func NewRoot(app *App, env Env) *cobra.Command {
 	root := &cobra.Command{Use: app.Name, Short: app.Short, Long: app.Long,
 		SilenceUsage: true, SilenceErrors: true}
 	root.PersistentFlags().String(SocketFlag, "", "path of the Provider's Unix socket (default $"+app.SocketEnv+")")
+	root.PersistentFlags().Duration(TimeoutFlag, 0, "bound the whole call, confirmation and background work included (0: the client's own per-request bound)")
 	root.AddCommand(catalog.NewCommand(env.catalog()))
 	r := &runner{app: app, env: env}
 	for i := range app.Commands {

@@ -14,7 +14,7 @@
 // The flag rule: every top-level property of the input schema gets a flag
 // named after it (lowercase; "_" and a camelCase hump become "-"), unless
 // the name cannot be a flag (it must match cetpcli.FlagName after that
-// change and not be json, socket or help) or two properties would share
+// change and not be json, socket, timeout or help) or two properties would share
 // it. A local $ref ("#/$defs/x") is followed first. The flag's kind comes
 // from the property's schema: a string, integer, number or boolean type
 // (alone or with "null") is a scalar flag; an enum of strings is an enum
