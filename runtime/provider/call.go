@@ -158,17 +158,10 @@ func (p *Provider) dispatch(ctx context.Context, req *request) protocol.Bundle {
 	case protocol.MethodExecuteTool:
 		return p.executeTool(ctx, req)
 	case protocol.MethodGetOperation:
-		return p.needCapability(req, protocol.CapAsyncOperations)
+		return p.getOperation(ctx, req)
 	default:
-		return p.needCapability(req, protocol.CapCancellation)
+		return p.cancelOperation(ctx, req)
 	}
-}
-
-// needCapability answers a method whose capability this runtime does not
-// implement yet, and therefore never negotiates.
-func (p *Provider) needCapability(req *request, capability string) protocol.Bundle {
-	return protocol.ErrorBundle(req.echo, protocol.NewError(protocol.CodeUnsupportedCapability,
-		"capability %s was not negotiated", capability))
 }
 
 // isUUID reports whether s is a UUID in the canonical 8-4-4-4-12 form.

@@ -66,11 +66,6 @@ func (p *Provider) execute(ctx context.Context, req *request, ev *AuditEvent) pr
 	if t == nil || !p.opt.Visibility(ctx, req.caller, t.info) {
 		return fail(protocol.NewError(protocol.CodeToolNotFound, "no such tool"))
 	}
-	// A sync_or_async tool (§3.4) only may answer with a background
-	// operation, and only on a session that negotiated async_operations; on
-	// any other session it runs synchronously, as every tool does until the
-	// engine grants async_operations. Refusing it would make the tool
-	// unusable for Consumers that cannot poll, which §3.4 does not ask for.
 	if e := p.checkArgs(t, []byte(args)); e != nil {
 		return fail(e)
 	}
@@ -84,7 +79,10 @@ func (p *Provider) execute(ctx context.Context, req *request, ev *AuditEvent) pr
 		}
 		x.token = tok
 	}
-	if t.Annotations.Effect == EffectRead {
+	switch {
+	case p.async(t, req):
+		return p.runAsync(ctx, x)
+	case t.Annotations.Effect == EffectRead:
 		return p.runRead(ctx, x)
 	}
 	return p.runWrite(ctx, x)
@@ -166,11 +164,11 @@ func (p *Provider) runRead(ctx context.Context, x *execution) protocol.Bundle {
 	if x.req.passed(p.opt.Now()) {
 		return protocol.ErrorBundle(x.req.echo, deadlinePassed())
 	}
-	data, f := p.runHandler(ctx, x, nil)
+	out, f := p.runHandler(ctx, x, nil)
 	if f != nil {
 		return protocol.ErrorBundle(x.req.echo, f.err)
 	}
-	return protocol.Success(x.req.echo, data)
+	return p.serve(x.req.echo, x.req.session, out)
 }
 
 // runWrite runs a tool with effects: deduplication (step 5), confirmation
@@ -182,26 +180,9 @@ func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
 		return protocol.ErrorBundle(x.req.echo, err)
 	}
 	defer p.keys.Unlock(x.key)
-	var use *store.TokenUse
-	if x.token != "" || p.needsConfirmation(ctx, x) {
-		// Step 5 before step 6: a stored result is served without asking
-		// again. Without confirmation, Execute itself does step 5.
-		rec, err := p.opt.Store.Lookup(ctx, x.key, p.opt.Now())
-		switch {
-		case err == nil:
-			return p.replay(x, rec)
-		case !errors.Is(err, store.ErrNotFound):
-			return protocol.ErrorBundle(x.req.echo, storeFailure())
-		}
-		var e *protocol.Error
-		if use, e = p.resume(ctx, x); e != nil {
-			return protocol.ErrorBundle(x.req.echo, e)
-		}
-	} else {
-		x.ev.Confirmation = "not_required"
-	}
-	if use != nil && use.Decision == store.DecisionDenied {
-		return p.storeFailure(ctx, x, use, userCancelled())
+	use, resp := p.confirmStep(ctx, x)
+	if resp != nil {
+		return resp
 	}
 	if x.req.passed(p.opt.Now()) {
 		return protocol.ErrorBundle(x.req.echo, deadlinePassed())
@@ -212,24 +193,51 @@ func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
 			failure = &handlerFailure{err: deadlinePassed()}
 			return store.Outcome{}, failure.err
 		}
-		data, f := p.runHandler(ctx, x, tx)
+		out, f := p.runHandler(ctx, x, tx)
 		if f != nil {
 			failure = f
 			return store.Outcome{}, f.err
 		}
-		return store.Outcome{Data: data}, nil
+		return out, nil
 	})
 	switch {
 	case err == nil && !ran:
 		return p.replay(x, rec)
 	case err == nil:
-		return protocol.Success(x.req.echo, rec.Outcome.Data)
+		return p.serve(x.req.echo, x.req.session, rec.Outcome)
 	case failure != nil && failure.storable:
 		return p.storeFailure(ctx, x, use, failure.err)
 	case failure != nil:
 		return protocol.ErrorBundle(x.req.echo, failure.err)
 	}
 	return p.attemptError(x, err)
+}
+
+// confirmStep is step 5 before step 6 for a call that presents a resume
+// token or needs confirmation: a stored result is served without asking
+// again; then the token is checked or confirmation requested. It returns
+// the token use to commit with the attempt, or the response to answer
+// with. Without confirmation the store's Execute or Accept does step 5.
+func (p *Provider) confirmStep(ctx context.Context, x *execution) (*store.TokenUse, protocol.Bundle) {
+	if x.token == "" && !p.needsConfirmation(ctx, x) {
+		x.ev.Confirmation = "not_required"
+		return nil, nil
+	}
+	rec, err := p.opt.Store.Lookup(ctx, x.key, p.opt.Now())
+	switch {
+	case err == nil:
+		return nil, p.replay(x, rec)
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, protocol.ErrorBundle(x.req.echo, storeFailure())
+	}
+	use, e := p.resume(ctx, x)
+	if e != nil {
+		return nil, protocol.ErrorBundle(x.req.echo, e)
+	}
+	if use != nil && use.Decision == store.DecisionDenied {
+		return nil, p.storeFailure(ctx, x, use, userCancelled())
+	}
+	return use, nil
 }
 
 // waitTurn takes the per-key lock that makes one executor of in-process
@@ -289,9 +297,12 @@ func (p *Provider) replay(x *execution, rec store.Record) protocol.Bundle {
 		return protocol.ErrorBundle(x.req.echo, bindingMismatch())
 	}
 	x.ev.Deduplicated = true
+	if !rec.State.Terminal() {
+		return p.inFlight(x, rec)
+	}
 	o := rec.Outcome
 	if o.ErrorCode == "" {
-		return protocol.Success(x.req.echo, o.Data)
+		return p.serve(x.req.echo, x.req.session, o)
 	}
 	return protocol.ErrorBundle(x.req.echo, &protocol.Error{Code: protocol.Code(o.ErrorCode),
 		Message: o.ErrorMessage, Retryable: o.Retryable, Details: o.ErrorDetails})
@@ -309,33 +320,21 @@ func userCancelled() *protocol.Error {
 	return protocol.NewError(protocol.CodeUserCancelled, "the user declined")
 }
 
-// runHandler runs the handler, validates its result against the output
-// schema and checks the inline limit (step 8). It returns the data object
-// of the success envelope.
-func (p *Provider) runHandler(ctx context.Context, x *execution, tx store.Tx) ([]byte, *handlerFailure) {
+// runHandler runs the handler of a synchronous call and places its
+// result (step 8): inline, as a file when the session negotiated
+// large_results, or RESULT_TOO_LARGE.
+func (p *Provider) runHandler(ctx context.Context, x *execution, tx store.Tx) (store.Outcome, *handlerFailure) {
 	call := &Call{Caller: x.req.caller, RequestID: x.req.requestID, Tool: x.t.info,
 		Deadline: x.req.deadline, Version: protocol.Version2, Tx: tx}
 	if x.req.echo.Version == 0 {
 		call.Version, call.Deadline = protocol.Version1, time.Time{}
 	}
-	out, err := safeCall(ctx, x.t.Handler, call, x.args)
-	if err != nil {
-		return nil, handlerError(err)
-	}
-	tooLarge := &handlerFailure{storable: true, err: protocol.NewError(protocol.CodeResultTooLarge,
-		"result exceeds %d bytes and large_results was not negotiated", p.limits.MaxInlineResultBytes)}
-	if len(out) > p.limits.MaxInlineResultBytes {
-		return nil, tooLarge // no inline envelope can hold it; do not spend time decoding it
-	}
-	value, f := p.checkOutput(x.t, out)
+	allowFile := x.req.session != nil && x.req.session.has(protocol.CapLargeResults)
+	value, f := p.handle(ctx, x.t, call, x.args, p.resultLimit(allowFile))
 	if f != nil {
-		return nil, f
+		return store.Outcome{}, f
 	}
-	data := protocol.InlineData(value)
-	if len(data) > p.limits.MaxInlineResultBytes {
-		return nil, tooLarge
-	}
-	return data, nil
+	return p.outcome(value, allowFile)
 }
 
 // checkOutput validates a handler's result and returns it compacted.

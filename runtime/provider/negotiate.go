@@ -37,6 +37,9 @@ func (p *Provider) negotiate(caller Caller, extras protocol.Bundle, echo protoco
 		return protocol.ErrorBundle(echo, protocol.NewError(protocol.CodeUnsupportedVersion, "no common protocol version"))
 	}
 	caps := intersect(p.caps, asked)
+	if !slices.Contains(caps, protocol.CapAsyncOperations) {
+		caps = slices.DeleteFunc(caps, func(c string) bool { return c == protocol.CapCancellation })
+	}
 	if selected == protocol.Version1 {
 		caps = []string{}
 	}

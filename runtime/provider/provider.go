@@ -20,11 +20,9 @@ import (
 )
 
 // runtimeCapabilities are the optional capabilities this runtime
-// supports. Negotiation grants only capabilities that the Descriptor
-// declares, the Consumer asks for and the runtime supports. The engine has
-// no background operations, cancellation or file results yet (issue 6), so
-// it grants none, and every tool runs synchronously.
-var runtimeCapabilities = []string{}
+// supports: all three of §2.3. Negotiation grants only capabilities that
+// the Descriptor declares, the Consumer asks for and the runtime supports.
+var runtimeCapabilities = []string{protocol.CapAsyncOperations, protocol.CapCancellation, protocol.CapLargeResults}
 
 // Options configure a Provider. Every hook has a safe default.
 type Options struct {
@@ -53,6 +51,28 @@ type Options struct {
 	// RetryAfter is the retry_after_ms of RATE_LIMITED; it defaults to
 	// 100 ms.
 	RetryAfter time.Duration
+	// PollAfter is the poll_after_ms of accepted answers and of
+	// operations that have not finished; it defaults to 500 ms.
+	PollAfter time.Duration
+	// AsyncWait is how long execute_tool waits for a new operation before
+	// answering accepted; an operation that finishes sooner is answered
+	// with its result. It defaults to 0: accepted at once.
+	AsyncWait time.Duration
+	// MaxOperations bounds the operations whose handlers run at once; the
+	// others stay queued. It defaults to 16.
+	MaxOperations int
+	// Recovery says what New does with operations an earlier process left
+	// unfinished; it defaults to RecoverResume.
+	Recovery RecoveryPolicy
+	// CancelPoll is how often a running operation checks the store for a
+	// cancel request made through another process; it defaults to 250 ms.
+	CancelPoll time.Duration
+	// MaxFileResultBytes bounds a result sent as a file; it defaults to
+	// DefaultMaxFileResultBytes.
+	MaxFileResultBytes int
+	// TempDir is where file results are written before being unlinked;
+	// it defaults to os.TempDir().
+	TempDir string
 }
 
 // Provider is the engine of one CETP Provider. It is safe for concurrent
@@ -69,6 +89,7 @@ type Provider struct {
 	sessions sessions
 	inflight inflight
 	keys     keylock.Set[store.Key]
+	ops      operations
 }
 
 type tool struct {
@@ -90,7 +111,10 @@ var (
 // every configuration the spec forbids: bad names, undeclared scopes,
 // unknown annotation values, high-risk tools without confirmation always,
 // sync_or_async without async_operations, limits below the minimums and
-// schemas that do not compile or reference other documents.
+// schemas that do not compile or reference other documents. With a store
+// and async_operations, New resumes (or fails, as Options.Recovery says)
+// the operations an earlier process left unfinished; call Close to stop
+// the background operations.
 func New(desc Descriptor, tools []Tool, opt Options) (*Provider, error) {
 	p := &Provider{desc: desc, tools: map[string]*tool{}, opt: withDefaults(opt)}
 	var err error
@@ -122,13 +146,20 @@ func New(desc Descriptor, tools []Tool, opt Options) (*Provider, error) {
 	sort.Slice(p.order, func(i, j int) bool { return p.order[i].Name < p.order[j].Name })
 	p.info, p.infoV1 = providerInfo(desc)
 	p.sessions.max = p.opt.MaxSessions
+	p.ops.init(p.opt.MaxOperations)
+	if err := p.recoverOperations(context.Background()); err != nil {
+		p.Close(context.Background())
+		return nil, err
+	}
 	return p, nil
 }
 
 // needsStore reports whether a tool needs the durable store: for
-// deduplication, confirmation tokens or authorization resume tokens.
+// deduplication, confirmation tokens, authorization resume tokens or
+// operations.
 func needsStore(t Tool) bool {
-	return t.Annotations.Effect != EffectRead || t.Annotations.Confirmation != ConfirmNever || len(t.Scopes) > 0
+	return t.Annotations.Effect != EffectRead || t.Annotations.Confirmation != ConfirmNever || len(t.Scopes) > 0 ||
+		t.Annotations.Execution == ExecSyncOrAsync
 }
 
 func withDefaults(o Options) Options {
@@ -161,6 +192,25 @@ func withDefaults(o Options) Options {
 	}
 	if o.RetryAfter <= 0 {
 		o.RetryAfter = 100 * time.Millisecond
+	}
+	return operationDefaults(o)
+}
+
+func operationDefaults(o Options) Options {
+	if o.PollAfter <= 0 {
+		o.PollAfter = 500 * time.Millisecond
+	}
+	if o.MaxOperations <= 0 {
+		o.MaxOperations = 16
+	}
+	if o.Recovery == "" {
+		o.Recovery = RecoverResume
+	}
+	if o.CancelPoll <= 0 {
+		o.CancelPoll = 250 * time.Millisecond
+	}
+	if o.MaxFileResultBytes <= 0 {
+		o.MaxFileResultBytes = DefaultMaxFileResultBytes
 	}
 	return o
 }

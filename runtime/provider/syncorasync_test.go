@@ -14,7 +14,8 @@ import (
 
 // TestSyncOrAsyncRunsSynchronously checks the reading of §3.4 the engine
 // implements: a sync_or_async tool called on a session without
-// async_operations runs synchronously and succeeds, once per request ID.
+// async_operations runs synchronously and succeeds, once per request ID
+// (operations_test.go covers the same tool on an async session).
 func TestSyncOrAsyncRunsSynchronously(t *testing.T) {
 	var runs atomic.Int64
 	tool := provider.Tool{
@@ -34,7 +35,7 @@ func TestSyncOrAsyncRunsSynchronously(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &providertest.Client{P: p, Caller: callerA}
+	c := &providertest.Client{P: p, Caller: callerA, Capabilities: []string{}}
 	if _, err := c.Negotiate(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -213,4 +213,18 @@ type Call struct {
 	// the handler makes its business change through it so that the change
 	// commits with the deduplication record. It is nil for read tools.
 	Tx store.Tx
+	// Operation is the operation ID when the call runs as a background
+	// operation (§4.4), empty otherwise.
+	Operation string
+
+	progress func(Progress)
+}
+
+// ReportProgress publishes the progress of a background operation, shown
+// by get_operation (at most every call; the message is cut to 256 bytes).
+// It does nothing for a synchronous call.
+func (c *Call) ReportProgress(p Progress) {
+	if c.progress != nil {
+		c.progress(p)
+	}
 }

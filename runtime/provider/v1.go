@@ -77,9 +77,10 @@ func (p *Provider) executeV1(ctx context.Context, caller Caller, extras protocol
 	if f != nil {
 		return v1Error(f.err)
 	}
-	// out is {"kind":"inline","value":V}; v1 data is V itself.
+	// out.Data is {"kind":"inline","value":V}; v1 data is V itself. A v1
+	// call has no session, so no file result.
 	const prefix = len(`{"kind":"inline","value":`)
-	return protocol.V1Success(out[prefix : len(out)-1])
+	return protocol.V1Success(out.Data[prefix : len(out.Data)-1])
 }
 
 func v1Error(e *protocol.Error) protocol.Bundle {

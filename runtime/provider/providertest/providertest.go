@@ -124,13 +124,21 @@ type Client struct {
 	// Now defaults to time.Now; tests with a fake Provider clock set it to
 	// the same clock.
 	Now func() time.Time
+	// Capabilities are asked for in Negotiate; nil asks for all three,
+	// an empty slice for none.
+	Capabilities []string
 }
 
-// Negotiate negotiates v2 with every capability and stores the token.
+// Negotiate negotiates v2 with Capabilities and stores the token.
 func (c *Client) Negotiate(ctx context.Context) (protocol.Bundle, error) {
+	caps := c.Capabilities
+	if caps == nil {
+		caps = []string{protocol.CapAsyncOperations, protocol.CapCancellation, protocol.CapLargeResults}
+	}
+	asked, _ := json.Marshal(caps)
 	b := c.P.Call(ctx, c.Caller, protocol.MethodNegotiate, protocol.Bundle{
 		protocol.KeyConsumerVersions:     protocol.IntArray{2, 1},
-		protocol.KeyConsumerCapabilities: protocol.String(`["async_operations","cancellation","large_results"]`),
+		protocol.KeyConsumerCapabilities: protocol.String(asked),
 	})
 	data, _, _ := b.String(protocol.KeyData)
 	var s struct {
@@ -170,4 +178,20 @@ func (c *Client) Execute(ctx context.Context, requestID, tool, args, resumeToken
 		b[protocol.KeyResumeToken] = protocol.String(resumeToken)
 	}
 	return c.P.Call(ctx, c.Caller, protocol.MethodExecuteTool, b)
+}
+
+// GetOperation calls get_operation for the operation that requestID
+// created.
+func (c *Client) GetOperation(ctx context.Context, requestID, operationID string) protocol.Bundle {
+	b := c.Envelope(requestID)
+	b[protocol.KeyOperationID] = protocol.String(operationID)
+	return c.P.Call(ctx, c.Caller, protocol.MethodGetOperation, b)
+}
+
+// CancelOperation calls cancel_operation for the operation that requestID
+// created.
+func (c *Client) CancelOperation(ctx context.Context, requestID, operationID string) protocol.Bundle {
+	b := c.Envelope(requestID)
+	b[protocol.KeyOperationID] = protocol.String(operationID)
+	return c.P.Call(ctx, c.Caller, protocol.MethodCancelOperation, b)
 }

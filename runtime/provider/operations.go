@@ -1,0 +1,338 @@
+package provider
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+	"github.com/cetpgen/cetpgen/runtime/store"
+)
+
+// maxProgressMessage bounds the progress message a handler reports.
+const maxProgressMessage = 256
+
+// Progress is the optional progress of an operation (§4.4): display data,
+// never a sign of business success.
+type Progress struct {
+	Current int64  `json:"current"`
+	Total   int64  `json:"total,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// RecoveryPolicy says what a starting Provider does with operations that
+// an earlier process accepted but did not finish.
+type RecoveryPolicy string
+
+// Recovery policies.
+const (
+	// RecoverResume runs them again. This is safe because an operation's
+	// business change commits in the same transaction as its terminal
+	// state: an unfinished operation has changed nothing in the store.
+	// Handlers with effects outside Call.Tx must be idempotent under the
+	// request ID to use it.
+	RecoverResume RecoveryPolicy = "resume"
+	// RecoverFail ends them as failed with INTERNAL_ERROR, for handlers
+	// whose effects outside the store cannot be repeated. It suits a
+	// Provider that runs as one process: a second process would fail the
+	// queued operations of the first.
+	RecoverFail RecoveryPolicy = "fail"
+)
+
+// opRequest is what an operation runs, stored with it (Record.Request) so
+// that a restarted Provider can run it.
+type opRequest struct {
+	Caller  Caller `json:"caller"`
+	Tool    string `json:"tool"`
+	Args    string `json:"args"`
+	Version int    `json:"version"`
+}
+
+// liveOp is an operation this process runs or is about to run.
+type liveOp struct {
+	key     store.Key
+	id      string
+	req     opRequest
+	ctx     context.Context
+	cancel  context.CancelFunc
+	done    chan struct{}
+	mu      sync.Mutex
+	stopped bool // the user asked to cancel
+	prog    *Progress
+}
+
+func (o *liveOp) requestCancel() {
+	o.mu.Lock()
+	o.stopped = true
+	o.mu.Unlock()
+	o.cancel()
+}
+
+func (o *liveOp) cancelRequested() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.stopped
+}
+
+func (o *liveOp) setProgress(p Progress) {
+	p.Message = protocol.Truncate(p.Message, maxProgressMessage)
+	o.mu.Lock()
+	o.prog = &p
+	o.mu.Unlock()
+}
+
+func (o *liveOp) progress() *Progress {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.prog
+}
+
+// operations is the table of live operations of a Provider and the pool
+// that runs them.
+type operations struct {
+	mu     sync.Mutex
+	live   map[store.Key]*liveOp
+	sem    chan struct{}
+	wg     sync.WaitGroup
+	base   context.Context
+	stop   context.CancelFunc
+	closed bool
+}
+
+func (t *operations) init(max int) {
+	t.live = map[store.Key]*liveOp{}
+	t.sem = make(chan struct{}, max)
+	t.base, t.stop = context.WithCancel(context.Background())
+}
+
+// add registers a live operation; it returns nil once the Provider is
+// closed.
+func (t *operations) add(key store.Key, id string, req opRequest) *liveOp {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed || t.live[key] != nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(t.base)
+	op := &liveOp{key: key, id: id, req: req, ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	t.live[key] = op
+	t.wg.Add(1)
+	return op
+}
+
+func (t *operations) remove(op *liveOp) {
+	t.mu.Lock()
+	delete(t.live, op.key)
+	t.mu.Unlock()
+	op.cancel()
+	close(op.done)
+	t.wg.Done()
+}
+
+func (t *operations) get(key store.Key) *liveOp {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.live[key]
+}
+
+// Close stops the Provider's background operations: their handlers see a
+// cancelled context, their transactions roll back, and they stay queued or
+// running in the store for the next process to recover. It waits until
+// every one has returned, or ctx ends.
+func (p *Provider) Close(ctx context.Context) error {
+	p.ops.mu.Lock()
+	p.ops.closed = true
+	p.ops.mu.Unlock()
+	p.ops.stop()
+	done := make(chan struct{})
+	go func() { p.ops.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("provider %s: close: %w", p.desc.ID, ctx.Err())
+	}
+}
+
+// newOperationID returns "op_" and 128 random bits in hex.
+func newOperationID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("provider: random operation ID: %w", err)
+	}
+	return "op_" + hex.EncodeToString(b[:]), nil
+}
+
+// expiry returns the end of the idempotency window that starts now.
+func (p *Provider) expiry() time.Time {
+	return p.opt.Now().Add(time.Duration(p.limits.IdempotencyWindowSeconds) * time.Second)
+}
+
+// startOperation runs an accepted operation in the background. It returns
+// nil when the operation already runs here or the Provider is closed.
+func (p *Provider) startOperation(rec store.Record, req opRequest) *liveOp {
+	op := p.ops.add(rec.Key, rec.OperationID, req)
+	if op != nil {
+		go p.runOperation(op)
+	}
+	return op
+}
+
+// runOperation waits for a slot of the pool, then runs the operation in
+// the store's transaction and stores its terminal state.
+func (p *Provider) runOperation(op *liveOp) {
+	defer p.ops.remove(op)
+	select {
+	case p.ops.sem <- struct{}{}:
+		defer func() { <-p.ops.sem }()
+	case <-op.ctx.Done():
+		if op.cancelRequested() {
+			p.finishOperation(op, cancelledOutcome())
+		}
+		return
+	}
+	if err := p.opt.Store.MarkRunning(p.ops.base, op.key); err != nil {
+		return // the store is failing; the operation stays for recovery
+	}
+	stopWatch := p.watchCancel(op)
+	defer stopWatch()
+	p.runInStore(op)
+}
+
+// runInStore is the operation's transaction: the handler's business
+// change and the terminal state commit together. A handler failure rolls
+// the change back and is then stored on its own; a cancellation that
+// stopped the handler is stored as cancelled; a Provider shutting down
+// stores nothing.
+func (p *Provider) runInStore(op *liveOp) {
+	t := p.tools[op.req.Tool]
+	var failure *handlerFailure
+	_, _, err := p.opt.Store.RunOperation(p.ops.base, op.key, p.expiry(), func(ctx context.Context, tx store.Tx) (store.Outcome, error) {
+		if p.cancelAsked(op) {
+			return cancelledOutcome(), nil
+		}
+		if t.Annotations.Effect == EffectRead {
+			tx = nil
+		}
+		out, f := p.runOperationHandler(op, t, tx)
+		if f != nil {
+			failure = f
+			return store.Outcome{}, f.err
+		}
+		return out, nil
+	})
+	switch {
+	case failure != nil && p.ops.base.Err() != nil:
+		// Shutting down: leave the operation for the next process.
+	case failure != nil && op.cancelRequested():
+		p.finishOperation(op, cancelledOutcome())
+	case failure != nil:
+		p.finishOperation(op, failedOutcome(failure.err))
+	case err != nil:
+		return // the store failed; the operation stays for recovery
+	}
+}
+
+// runOperationHandler runs the handler of an operation and turns its
+// result into the outcome to store.
+func (p *Provider) runOperationHandler(op *liveOp, t *tool, tx store.Tx) (store.Outcome, *handlerFailure) {
+	call := &Call{Caller: op.req.Caller, RequestID: op.key.RequestID, Tool: t.info, Version: protocol.Version2,
+		Tx: tx, Operation: op.id, progress: op.setProgress}
+	allowFile := p.has(protocol.CapLargeResults)
+	value, f := p.handle(op.ctx, t, call, []byte(op.req.Args), p.resultLimit(allowFile))
+	if f != nil {
+		return store.Outcome{}, f
+	}
+	return p.outcome(value, allowFile)
+}
+
+// cancelAsked reports whether cancellation was asked for, here or through
+// the store by another process.
+func (p *Provider) cancelAsked(op *liveOp) bool {
+	if op.cancelRequested() {
+		return true
+	}
+	asked, err := p.opt.Store.CancelRequested(p.ops.base, op.key)
+	return err == nil && asked
+}
+
+// watchCancel polls the store for a cancel request made through another
+// process while the operation runs, and cancels its context when one
+// arrives. The returned function stops the watch.
+func (p *Provider) watchCancel(op *liveOp) func() {
+	stop := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(p.opt.CancelPoll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-op.ctx.Done():
+				return
+			case <-tick.C:
+				if asked, err := p.opt.Store.CancelRequested(op.ctx, op.key); err == nil && asked {
+					op.requestCancel()
+				}
+			}
+		}
+	}()
+	return func() { close(stop) }
+}
+
+// finishOperation stores a terminal outcome without running anything.
+func (p *Provider) finishOperation(op *liveOp, out store.Outcome) {
+	p.opt.Store.FinishOperation(p.ops.base, op.key, p.expiry(), out)
+}
+
+func cancelledOutcome() store.Outcome {
+	return store.Outcome{ErrorCode: store.CodeCancelled, ErrorMessage: "the operation was cancelled before it took effect"}
+}
+
+// failedOutcome is the stored failure of an operation. It is never
+// retryable: a retry under the same request ID gets this same record.
+func failedOutcome(e *protocol.Error) store.Outcome {
+	return store.Outcome{ErrorCode: string(e.Code), ErrorMessage: protocol.Truncate(e.Message, protocol.MaxErrorMessageBytes),
+		ErrorDetails: e.Details}
+}
+
+// has reports whether the runtime and the Descriptor offer capability.
+func (p *Provider) has(capability string) bool {
+	for _, c := range p.caps {
+		if c == capability {
+			return true
+		}
+	}
+	return false
+}
+
+// recoverOperations resumes or fails the operations an earlier process
+// left unfinished, as Options.Recovery says.
+func (p *Provider) recoverOperations(ctx context.Context) error {
+	if p.opt.Store == nil || !p.has(protocol.CapAsyncOperations) {
+		return nil
+	}
+	recs, err := p.opt.Store.PendingOperations(ctx, p.desc.ID)
+	if err != nil {
+		return fmt.Errorf("provider %s: recover operations: %w", p.desc.ID, err)
+	}
+	for _, rec := range recs {
+		p.recoverOne(ctx, rec)
+	}
+	return nil
+}
+
+func (p *Provider) recoverOne(ctx context.Context, rec store.Record) {
+	var req opRequest
+	err := json.Unmarshal(rec.Request, &req)
+	if err == nil && p.tools[req.Tool] != nil && p.opt.Recovery == RecoverResume {
+		p.startOperation(rec, req)
+		return
+	}
+	e := protocol.NewError(protocol.CodeInternalError, "the Provider restarted and could not resume the operation")
+	p.opt.Store.FinishOperation(ctx, rec.Key, p.expiry(), failedOutcome(e))
+}
