@@ -1,12 +1,16 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"path"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/cetpgen/cetpgen/gen/spec"
@@ -14,24 +18,42 @@ import (
 )
 
 // Build resolves a validated spec into its IR. It fails only on internal
-// inconsistencies; every user error was reported by package validate.
+// inconsistencies; every user error was reported by package validate. The
+// tools are built on GOMAXPROCS workers, each independently of the
+// others, so the result does not depend on scheduling.
 func Build(v *validate.Spec) (*Provider, error) {
 	p, err := buildProvider(v.Set, v.Provider)
 	if err != nil {
 		return nil, err
 	}
-	for i, t := range v.Tools {
-		tool, err := buildTool(p, v.Set.Tools[i], t)
-		if err != nil {
-			return nil, err
-		}
-		p.Tools = append(p.Tools, tool)
+	tools := make([]*Tool, len(v.Tools))
+	errs := make([]error, len(v.Tools))
+	parallel(len(v.Tools), func(i int) {
+		tools[i], errs[i] = buildTool(p, v.Set.Tools[i], v.Tools[i])
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
+	p.Tools = tools
 	sort.Slice(p.Tools, func(i, j int) bool { return p.Tools[i].Name < p.Tools[j].Name })
 	if p.Revision, err = revision(p.Tools); err != nil {
 		return nil, fmt.Errorf("ir %s: revision: %w", p.Dir, err)
 	}
 	return p, nil
+}
+
+// parallel calls f(0..n-1) on GOMAXPROCS goroutines and waits for them.
+func parallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func buildProvider(set *spec.Set, w *spec.Provider) (*Provider, error) {

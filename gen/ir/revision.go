@@ -3,21 +3,30 @@ package ir
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 )
 
 // revision hashes the tools (already sorted by name) as a canonical JSON
-// array and returns the first 16 lowercase hex digits of the SHA-256.
+// array and returns the first 16 lowercase hex digits of the SHA-256. The
+// tools are encoded in parallel and the array is hashed as it is written,
+// rather than built whole first.
 func revision(tools []*Tool) (string, error) {
-	list := make([]any, len(tools))
-	for i, t := range tools {
-		list[i] = revisionValue(t)
-	}
-	data, err := Canonical(list)
-	if err != nil {
+	parts := make([][]byte, len(tools))
+	errs := make([]error, len(tools))
+	parallel(len(tools), func(i int) { parts[i], errs[i] = Canonical(revisionValue(tools[i])) })
+	if err := errors.Join(errs...); err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:8]), nil
+	h := sha256.New()
+	h.Write([]byte{'['})
+	for i, part := range parts {
+		if i > 0 {
+			h.Write([]byte{','})
+		}
+		h.Write(part)
+	}
+	h.Write([]byte{']'})
+	return hex.EncodeToString(h.Sum(nil)[:8]), nil
 }
 
 // revisionValue is one tool as the canonical encoder sees it. Schemas enter
