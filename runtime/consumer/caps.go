@@ -26,8 +26,13 @@ var (
 	scopeNameRE = regexp.MustCompile(`^[a-z][a-z0-9_.-]{0,127}$`)
 )
 
-// capError cuts the untrusted parts of a Provider's error.
+// capError cuts the untrusted parts of a Provider's error. A code that §5
+// does not define becomes a non-retryable INTERNAL_ERROR.
 func capError(e *Error) *Error {
+	if !e.Code.Known() {
+		e.UnknownCode = protocol.Truncate(string(e.Code), 64)
+		e.Code, e.Retryable, e.RetryAfter = protocol.CodeInternalError, false, 0
+	}
 	e.Message = protocol.Truncate(e.Message, MaxErrorMessage)
 	if len(e.Details) > MaxErrorDetails || (e.Details != nil && !json.Valid(e.Details)) {
 		e.Details = nil

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"os"
 	"sync"
 	"time"
 
@@ -26,8 +27,9 @@ const (
 
 // Options configure a Client. The zero value is usable.
 type Options struct {
-	// Capabilities are the optional capabilities to request; none by
-	// default, since this client does not poll or read file results yet.
+	// Capabilities are the optional capabilities to request; nil asks for
+	// all three (this client polls operations, cancels them and reads file
+	// results), an empty slice for none.
 	Capabilities []string
 	// Timeout bounds every call: deadline_at_ms is the earlier of the
 	// context's deadline and now+Timeout. It defaults to DefaultTimeout.
@@ -52,6 +54,9 @@ type Options struct {
 	// Launcher, then resume the call once with the resume token. Off by
 	// default: the *Error then carries the resolution for the caller.
 	LaunchResolutions bool
+	// OnProgress, when set, receives the progress of an operation that
+	// Wait follows. Its text is untrusted display data.
+	OnProgress func(op *Operation, p Progress)
 }
 
 // Client is a CETP v2 Consumer of one Provider. It is safe for concurrent
@@ -62,10 +67,14 @@ type Client struct {
 
 	mu      sync.Mutex
 	session *Session
+	cache   toolCache
 }
 
 // New returns a Client that reaches its Provider through t.
 func New(t Transport, opt Options) *Client {
+	if opt.Capabilities == nil {
+		opt.Capabilities = []string{protocol.CapAsyncOperations, protocol.CapCancellation, protocol.CapLargeResults}
+	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultTimeout
 	}
@@ -125,41 +134,78 @@ func (c *Client) envelope(ctx context.Context, s *Session, requestID string) pro
 	}
 }
 
+// reply is the data of a success envelope and the result file that came
+// with it, if any; whoever holds a reply closes its file.
+type reply struct {
+	data []byte
+	file *os.File
+}
+
+// close closes the reply's file, if any.
+func (r reply) close() {
+	if r.file != nil {
+		r.file.Close()
+	}
+}
+
 // call sends one v2 request on the current session and returns the data
-// of a success envelope. A NEGOTIATION_REQUIRED answer renegotiates once
-// and resends the same request ID, as §4.1 asks of a retry.
+// of a success envelope; any file that came with it is closed.
 func (c *Client) call(ctx context.Context, method, requestID string, extra protocol.Bundle) ([]byte, error) {
+	r, err := c.callFile(ctx, method, requestID, extra)
+	r.close()
+	return r.data, err
+}
+
+// callFile is call that keeps the result file (result_fd) of a success
+// envelope. A NEGOTIATION_REQUIRED answer renegotiates once and resends
+// the same request ID, as §4.1 asks of a retry.
+func (c *Client) callFile(ctx context.Context, method, requestID string, extra protocol.Bundle) (reply, error) {
 	for attempt := 0; ; attempt++ {
 		s, err := c.ensureSession(ctx)
 		if err != nil {
-			return nil, err
+			return reply{}, err
 		}
-		data, err := c.send(ctx, s, method, requestID, extra)
+		r, err := c.send(ctx, s, method, requestID, extra)
 		if CodeOf(err) != protocol.CodeNegotiationRequired || attempt > 0 {
-			return data, err
+			return r, err
 		}
 		c.dropSession(s)
 	}
 }
 
-// send makes one request and checks the response envelope.
-func (c *Client) send(ctx context.Context, s *Session, method, requestID string, extra protocol.Bundle) ([]byte, error) {
+// send makes one request and checks the response envelope. It keeps the
+// result_fd of a success and closes every other descriptor.
+func (c *Client) send(ctx context.Context, s *Session, method, requestID string, extra protocol.Bundle) (reply, error) {
 	req := c.envelope(ctx, s, requestID)
 	for k, v := range extra {
 		req[k] = v
 	}
 	resp, err := c.t.Call(ctx, method, req)
 	if err != nil {
-		return nil, err
+		return reply{}, err
 	}
+	r := reply{file: takeResultFile(resp)}
 	closeDescriptors(resp)
-	return c.successData(method, requestID, resp)
+	if r.data, err = c.successData(method, requestID, resp); err != nil {
+		r.close()
+		return reply{}, err
+	}
+	return r, nil
 }
 
-// closeDescriptors closes every file descriptor a response carries. The
-// caller of Transport.Call owns them, and this client reads no file
-// results yet, so a Provider (untrusted) can never leak one into the
-// Consumer's process.
+// takeResultFile removes result_fd from b and returns its file.
+func takeResultFile(b protocol.Bundle) *os.File {
+	fd, ok := b[protocol.KeyResultFD].(protocol.FileDescriptor)
+	if !ok {
+		return nil
+	}
+	delete(b, protocol.KeyResultFD)
+	return fd.File
+}
+
+// closeDescriptors closes every file descriptor a response carries that
+// the client does not read, so a Provider (untrusted) can never leak one
+// into the Consumer's process.
 func closeDescriptors(b protocol.Bundle) {
 	for _, v := range b {
 		if fd, ok := v.(protocol.FileDescriptor); ok && fd.File != nil {

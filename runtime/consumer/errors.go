@@ -29,7 +29,16 @@ type Error struct {
 	// USER_ACTION_REQUIRED (§4.3).
 	ResumeToken string
 	Resolution  *protocol.Resolution
+	// UnknownCode is the Provider's error_code when it is not one of §5;
+	// Code is then INTERNAL_ERROR and the error is not retryable.
+	UnknownCode string
+
+	cause error
 }
+
+// Unwrap returns the local cause of an error the client made itself (the
+// caller's context ending while it waited), or nil.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Error implements error.
 func (e *Error) Error() string {
@@ -58,8 +67,8 @@ func (e *ResponseError) Error() string {
 	return fmt.Sprintf("cetp %s: malformed response: %s", e.Method, e.Reason)
 }
 
-// AcceptedError reports that a Provider answered with a background
-// operation (§4.4), which this client does not poll yet.
+// AcceptedError is how an accepted answer (§4.4) leaves the request
+// layer; StartTool turns it into an *Operation.
 type AcceptedError struct {
 	RequestID   string
 	OperationID string
@@ -68,7 +77,7 @@ type AcceptedError struct {
 
 // Error implements error.
 func (e *AcceptedError) Error() string {
-	return fmt.Sprintf("cetp execute_tool: accepted as operation %s; polling is not supported yet", e.OperationID)
+	return fmt.Sprintf("cetp execute_tool: accepted as operation %s", e.OperationID)
 }
 
 // fromEnvelope converts an error envelope into an *Error.

@@ -50,18 +50,30 @@ func TestHostileResponses(t *testing.T) {
 	}
 }
 
-// TestAccepted proves an accepted envelope becomes *AcceptedError.
+// TestAccepted proves that an accepted envelope is followed with
+// get_operation under the creating request ID until the operation ends.
 func TestAccepted(t *testing.T) {
+	polls := 0
 	c := consumer.New(fake{func(method string, req protocol.Bundle) protocol.Bundle {
-		if method == protocol.MethodNegotiate {
-			return protocol.Success(protocol.Echo{Version: 2}, []byte(goodSession))
-		}
 		id, _, _ := req.String(protocol.KeyRequestID)
-		return protocol.Accepted(protocol.Echo{Version: 2, RequestID: id}, "op_1", 500)
-	}}, consumer.Options{})
-	_, err := c.ExecuteTool(context.Background(), "x", []byte(`{}`))
-	if a, ok := err.(*consumer.AcceptedError); !ok || a.OperationID != "op_1" {
-		t.Fatalf("got %v", err)
+		echo := protocol.Echo{Version: 2, RequestID: id}
+		switch method {
+		case protocol.MethodNegotiate:
+			return protocol.Success(protocol.Echo{Version: 2}, []byte(goodSession))
+		case protocol.MethodGetOperation:
+			if op, _, _ := req.String(protocol.KeyOperationID); op != "op_1" {
+				t.Errorf("get_operation for %q", op)
+			}
+			if polls++; polls < 3 {
+				return protocol.Success(echo, []byte(`{"operation_id":"op_1","state":"running","poll_after_ms":1}`))
+			}
+			return protocol.Success(echo, []byte(`{"operation_id":"op_1","state":"succeeded","result":{"kind":"inline","value":{"n":1}}}`))
+		}
+		return protocol.Accepted(echo, "op_1", 1)
+	}}, consumer.Options{Capabilities: []string{}})
+	v, err := c.ExecuteTool(context.Background(), "x", []byte(`{}`))
+	if err != nil || string(v) != `{"n":1}` || polls != 3 {
+		t.Fatalf("ExecuteTool = %s, %v after %d polls", v, err, polls)
 	}
 }
 
@@ -75,7 +87,7 @@ func TestBadSession(t *testing.T) {
 	} {
 		c := consumer.New(fake{func(string, protocol.Bundle) protocol.Bundle {
 			return protocol.Success(protocol.Echo{Version: 2}, []byte(data))
-		}}, consumer.Options{})
+		}}, consumer.Options{Capabilities: []string{}})
 		if _, err := c.Negotiate(context.Background()); err == nil {
 			t.Errorf("accepted %s", data)
 		}

@@ -20,16 +20,16 @@ const (
 // not retryable, or the retries run out. Every attempt carries the same
 // request ID (§4.1, §6), and waits at least the Provider's retry_after_ms
 // (§5): retryable is the only signal that allows an automatic retry.
-func (c *Client) retrying(ctx context.Context, send func() ([]byte, error)) ([]byte, error) {
+func (c *Client) retrying(ctx context.Context, send func() (reply, error)) (reply, error) {
 	backoff := c.opt.Backoff
 	for attempt := 0; ; attempt++ {
-		data, err := send()
+		r, err := send()
 		var e *Error
 		if err == nil || !errors.As(err, &e) || !e.Retryable || attempt >= c.opt.MaxRetries {
-			return data, err
+			return r, err
 		}
 		if werr := sleep(ctx, retryWait(e, backoff)); werr != nil {
-			return nil, err
+			return reply{}, err
 		}
 		backoff *= 2
 	}

@@ -3,6 +3,7 @@ package consumer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/cetpgen/cetpgen/runtime/protocol"
@@ -40,6 +41,7 @@ func (c *Client) ListTools(ctx context.Context) (*ToolList, error) {
 		return nil, &ResponseError{Method: protocol.MethodListTools, Reason: "data: " + err.Error()}
 	}
 	l.Dropped = capTools(&l)
+	c.cache.update(&l)
 	return &l, nil
 }
 
@@ -51,13 +53,31 @@ func (c *Client) ExecuteTool(ctx context.Context, tool string, args json.RawMess
 }
 
 // ExecuteToolID is ExecuteTool with the caller's request ID, for a retry
-// or query of the same logical execution.
+// or query of the same logical execution. A background operation is
+// followed to its end (Wait); the context bounds the whole execution.
 func (c *Client) ExecuteToolID(ctx context.Context, requestID, tool string, args json.RawMessage) (json.RawMessage, error) {
-	return c.executeResolving(ctx, requestID, tool, args)
+	v, op, err := c.StartTool(ctx, requestID, tool, args)
+	if err != nil || op == nil {
+		return v, err
+	}
+	return c.Wait(ctx, op)
 }
 
-// execute sends execute_tool, with resumeToken when it is not empty, and
-// retries retryable errors under the same request ID.
+// StartTool runs execute_tool (with the resolution flow when
+// Options.LaunchResolutions is set) and returns the verified result of a
+// synchronous answer, or the operation of an accepted one.
+func (c *Client) StartTool(ctx context.Context, requestID, tool string, args json.RawMessage) (json.RawMessage, *Operation, error) {
+	v, err := c.executeResolving(ctx, requestID, tool, args)
+	var a *AcceptedError
+	if errors.As(err, &a) {
+		return nil, &Operation{ID: a.OperationID, RequestID: requestID, Tool: tool, PollAfter: a.PollAfter}, nil
+	}
+	return v, nil, err
+}
+
+// execute sends execute_tool, with resumeToken when it is not empty,
+// retries retryable errors under the same request ID, and verifies the
+// result.
 func (c *Client) execute(ctx context.Context, requestID, tool string, args json.RawMessage, resumeToken string) (json.RawMessage, error) {
 	extra := protocol.Bundle{
 		protocol.KeyToolName: protocol.String(tool),
@@ -66,28 +86,13 @@ func (c *Client) execute(ctx context.Context, requestID, tool string, args json.
 	if resumeToken != "" {
 		extra[protocol.KeyResumeToken] = protocol.String(resumeToken)
 	}
-	data, err := c.retrying(ctx, func() ([]byte, error) {
-		return c.call(ctx, protocol.MethodExecuteTool, requestID, extra)
+	r, err := c.retrying(ctx, func() (reply, error) {
+		return c.callFile(ctx, protocol.MethodExecuteTool, requestID, extra)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return inlineValue(data)
-}
-
-// inlineValue returns the value of an inline result data object (§4.2).
-func inlineValue(data []byte) (json.RawMessage, error) {
-	var d struct {
-		Kind  string          `json:"kind"`
-		Value json.RawMessage `json:"value"`
-	}
-	if err := json.Unmarshal(data, &d); err != nil {
-		return nil, &ResponseError{Method: protocol.MethodExecuteTool, Reason: "data: " + err.Error()}
-	}
-	if d.Kind != "inline" || d.Value == nil {
-		return nil, &ResponseError{Method: protocol.MethodExecuteTool, Reason: fmt.Sprintf("result kind %q is not supported", d.Kind)}
-	}
-	return d.Value, nil
+	return c.result(ctx, tool, r)
 }
 
 // Invoke executes tool with in encoded as its arguments and decodes the

@@ -1,0 +1,92 @@
+package consumer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// toolCache holds the compiled output schemas of the last tool list, keyed
+// by its revision: a list with the same revision reuses them, another
+// revision replaces them all.
+type toolCache struct {
+	mu       sync.Mutex
+	revision string
+	known    bool
+	out      map[string]*jsonschema.Schema // nil entry: did not compile
+}
+
+// update caches the schemas of l unless its revision is the cached one.
+func (t *toolCache) update(l *ToolList) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.known && t.revision == l.Revision {
+		return
+	}
+	out := make(map[string]*jsonschema.Schema, len(l.Tools))
+	for _, tool := range l.Tools {
+		out[tool.Name], _ = compileUntrusted(tool.Name, tool.OutputSchema)
+	}
+	t.revision, t.known, t.out = l.Revision, true, out
+}
+
+// output returns the compiled output schema of tool, if cached and
+// compiled.
+func (t *toolCache) output(tool string) (*jsonschema.Schema, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.out[tool]
+	return s, s != nil
+}
+
+// Revision returns the revision of the cached tool list, or "" before
+// ListTools.
+func (c *Client) Revision() string {
+	c.cache.mu.Lock()
+	defer c.cache.mu.Unlock()
+	return c.cache.revision
+}
+
+// refuseLoader refuses every external document, so a Provider's schema can
+// never make the Consumer read a file or the network.
+type refuseLoader struct{}
+
+func (refuseLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("external schema %q refused", url)
+}
+
+// compileUntrusted compiles a schema a Provider sent, as Draft 2020-12,
+// with no loader.
+func compileUntrusted(tool string, raw json.RawMessage) (*jsonschema.Schema, error) {
+	doc, err := decodeJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refuseLoader{})
+	url := "urn:cetp:consumer:" + tool + ":output"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
+
+// decodeJSON decodes exactly one JSON value with numbers kept exact.
+func decodeJSON(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("data after the top-level value")
+	}
+	return v, nil
+}

@@ -1,0 +1,114 @@
+package consumer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"regexp"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+)
+
+// sha256RE is the form §4.5 gives a file result's digest.
+var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// resultData is the data object of a tool result: inline (§4.2) or file
+// (§4.5).
+type resultData struct {
+	Kind      string          `json:"kind"`
+	Value     json.RawMessage `json:"value"`
+	MediaType string          `json:"media_type"`
+	SizeBytes int64           `json:"size_bytes"`
+	SHA256    string          `json:"sha256"`
+}
+
+// result decodes the data object of a tool result and checks the value
+// against the tool's output schema. The reply's file is always closed.
+func (c *Client) result(ctx context.Context, tool string, r reply) (json.RawMessage, error) {
+	defer r.close()
+	var d resultData
+	if err := json.Unmarshal(r.data, &d); err != nil {
+		return nil, badResult("data: " + err.Error())
+	}
+	var v json.RawMessage
+	switch {
+	case d.Kind == "inline" && d.Value != nil:
+		v = d.Value
+	case d.Kind == "file":
+		var err error
+		if v, err = c.readFile(d, r.file); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, badResult("result kind " + protocol.Truncate(d.Kind, 32) + " is not inline or file")
+	}
+	return v, c.checkOutput(ctx, tool, v, d.Kind == "file")
+}
+
+func badResult(reason string) error {
+	return &ResponseError{Method: protocol.MethodExecuteTool, Reason: reason}
+}
+
+// readFile reads a file result (§4.5): only on a session with
+// large_results, JSON only, within the local cap, exactly the declared
+// size and digest. It reads at most one byte past the declared size.
+func (c *Client) readFile(d resultData, f *os.File) (json.RawMessage, error) {
+	s := c.Session()
+	switch {
+	case f == nil:
+		return nil, badResult("file result without result_fd")
+	case s == nil || !s.Has(protocol.CapLargeResults):
+		return nil, badResult("file result on a session without large_results")
+	case d.MediaType != "application/json":
+		return nil, badResult("file result media_type is not application/json")
+	case d.SizeBytes < 0 || d.SizeBytes > int64(c.opt.MaxResultBytes):
+		return nil, badResult("file result size exceeds the local limit")
+	case !sha256RE.MatchString(d.SHA256):
+		return nil, badResult("file result sha256 is not 64 lowercase hex digits")
+	}
+	content, err := io.ReadAll(io.LimitReader(f, d.SizeBytes+1))
+	if err != nil {
+		return nil, badResult("read file result: " + err.Error())
+	}
+	if int64(len(content)) != d.SizeBytes {
+		return nil, badResult("file result size differs from size_bytes")
+	}
+	if sum := sha256.Sum256(content); hex.EncodeToString(sum[:]) != d.SHA256 {
+		return nil, badResult("file result digest differs from sha256")
+	}
+	if !json.Valid(content) {
+		return nil, badResult("file result is not JSON")
+	}
+	return content, nil
+}
+
+// checkOutput validates a result value against the tool's output schema
+// from the tool cache. A file result must be checked (§4.5), so the tool
+// list is fetched when it is not cached; an inline one is checked when the
+// list is cached.
+func (c *Client) checkOutput(ctx context.Context, tool string, v json.RawMessage, must bool) error {
+	sch, ok := c.cache.output(tool)
+	if !ok && must {
+		if _, err := c.ListTools(ctx); err != nil {
+			return err
+		}
+		sch, ok = c.cache.output(tool)
+	}
+	switch {
+	case !ok && must:
+		return badResult("cannot verify the result: the tool is not listed or its output schema does not compile")
+	case !ok:
+		return nil
+	}
+	doc, err := decodeJSON(v)
+	if err != nil {
+		return badResult("result is not JSON")
+	}
+	if err := sch.Validate(doc); err != nil {
+		return badResult("result does not match the tool's output schema")
+	}
+	return nil
+}
