@@ -40,15 +40,15 @@ func Generate(p *ir.Provider) ([]emit.File, error) {
 func render(p *ir.Provider, app *cetpcli.App, reg []byte, res *catalog.Result) ([]emit.File, error) {
 	parts := []struct {
 		name   string
-		render func(f *jen.File)
+		render func() ([]byte, error)
 	}{
-		{"main.go", func(f *jen.File) { renderMain(f, p, app) }},
-		{"app.go", func(f *jen.File) { renderApp(f, app) }},
-		{"catalog.go", func(f *jen.File) { renderCatalog(f, reg, res) }},
+		{"main.go", func() ([]byte, error) { return renderFile(p, func(f *jen.File) { renderMain(f, p, app) }) }},
+		{"app.go", func() ([]byte, error) { return renderFile(p, func(f *jen.File) { renderApp(f, app) }) }},
+		{"catalog.go", func() ([]byte, error) { return renderCatalog(p, reg, res) }},
 	}
 	var files []emit.File
 	for _, part := range parts {
-		data, err := renderFile(p, part.render)
+		data, err := part.render()
 		if err != nil {
 			return nil, fmt.Errorf("catalog: %s: %w", part.name, err)
 		}
@@ -111,18 +111,30 @@ func renderApp(f *jen.File, app *cetpcli.App) {
 }
 
 // renderCatalog renders the registry, the catalog and its index as string
-// constants, each line of JSON one line of Go.
+// constants, each line of JSON one line of Go. The literals, megabytes for
+// a large Provider, are put in after jennifer has formatted the file (gofmt
+// leaves a raw string as it is), so that formatting does not scan them.
 //
 //	// commandRegistry is the command registry (schema_command_registry.json) the catalog was bound from.
 //	const commandRegistry = `{…}`
-func renderCatalog(f *jen.File, reg []byte, res *catalog.Result) {
+func renderCatalog(p *ir.Provider, reg []byte, res *catalog.Result) ([]byte, error) {
 	consts := []struct{ name, doc, data string }{
 		{"commandRegistry", "is the command registry (schema_command_registry.json) the catalog was bound from.", string(reg)},
 		{"catalogJSON", "is the Agent schema catalog (schema_catalog.json) the schema command serves.", string(res.Data)},
 		{"catalogIndexJSON", "is the catalog's index (schema_catalog.index.json).", string(res.Index)},
 	}
+	data, err := renderFile(p, func(f *jen.File) {
+		for _, c := range consts {
+			f.Comment("// " + c.name + " " + c.doc)
+			f.Const().Id(c.name).Op("=").Id(placeholder(c.name))
+		}
+	})
 	for _, c := range consts {
-		f.Comment("// " + c.name + " " + c.doc)
-		f.Const().Id(c.name).Op("=").Add(goString(c.data))
+		data = bytes.Replace(data, []byte(" = "+placeholder(c.name)+"\n"), []byte(" = "+goString(c.data)+"\n"), 1)
 	}
+	return data, err
 }
+
+// placeholder stands for the literal of constant name until the file is
+// formatted.
+func placeholder(name string) string { return "cetpgenLiteralOf_" + name }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cetpgen/cetpgen/runtime/cetpcli"
 	"github.com/dave/jennifer/jen"
@@ -90,21 +91,20 @@ func sliceLiteral(v reflect.Value) jen.Code {
 // quoted and concatenated, so that every line of s stays one line.
 //
 //	`{"catalog": …` + "`" + `…`
-func goString(s string) jen.Code {
-	var parts []string
-	var raw strings.Builder
-	flush := func() {
-		parts = append(parts, "`"+raw.String()+"`")
-		raw.Reset()
-	}
-	for _, r := range s {
-		if r == '`' || r == '\uFEFF' {
-			flush()
-			parts = append(parts, strconv.Quote(string(r)))
-			continue
+func goString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('`')
+	for {
+		i := strings.IndexAny(s, "`\uFEFF")
+		if i < 0 {
+			break
 		}
-		raw.WriteRune(r)
+		_, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(s[:i] + "` + " + strconv.Quote(s[i:i+size]) + " + `")
+		s = s[i+size:]
 	}
-	flush()
-	return jen.Op(strings.Join(parts, " + "))
+	b.WriteString(s)
+	b.WriteByte('`')
+	return b.String()
 }
