@@ -56,17 +56,21 @@ func (r *runner) run(cmd *cobra.Command, c *Command, values []*value) error {
 	if err != nil {
 		return err
 	}
-	ctx := cmd.Context()
-	if d, _ := cmd.Flags().GetDuration(TimeoutFlag); d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
+	ctx, cancel := withTimeout(cmd)
+	defer cancel()
 	res, err := r.call(ctx, socket, c.Tool, args)
 	if err != nil {
 		return &callError{err: err}
 	}
 	return printJSON(cmd.OutOrStdout(), res)
+}
+
+// withTimeout is the command's context, bounded by --timeout when given.
+func withTimeout(cmd *cobra.Command) (context.Context, context.CancelFunc) {
+	if d, _ := cmd.Flags().GetDuration(TimeoutFlag); d > 0 {
+		return context.WithTimeout(cmd.Context(), d)
+	}
+	return context.WithCancel(cmd.Context())
 }
 
 // socket is --socket, else the environment variable.
