@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,6 +27,30 @@ var (
 	confirmAnn = provider.Annotations{Effect: provider.EffectDelete, Risk: provider.RiskHigh,
 		Confirmation: provider.ConfirmAlways, Execution: provider.ExecSync}
 )
+
+// asyncAnn are the annotations of a sync_or_async tool with effects.
+var asyncAnn = provider.Annotations{Effect: provider.EffectCreate, Risk: provider.RiskLow,
+	Confirmation: provider.ConfirmNever, Execution: provider.ExecSyncOrAsync}
+
+// slow sleeps {"ms": N} milliseconds, or until its context is cancelled.
+func slow(ctx context.Context, _ *provider.Call, args json.RawMessage) (json.RawMessage, error) {
+	var a struct{ MS int }
+	json.Unmarshal(args, &a)
+	select {
+	case <-time.After(time.Duration(a.MS) * time.Millisecond):
+		return json.Marshal(map[string]int{"slept": a.MS})
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// bigSize is the size of the big tool's result: past the inline minimum.
+const bigSize = 300_000
+
+// big returns a result of bigSize bytes and more, sent as a file.
+func big(context.Context, *provider.Call, json.RawMessage) (json.RawMessage, error) {
+	return json.Marshal(map[string]string{"blob": strings.Repeat("z", bigSize)})
+}
 
 func echo(_ context.Context, _ *provider.Call, args json.RawMessage) (json.RawMessage, error) {
 	return args, nil
@@ -68,7 +93,8 @@ func newProvider(t testing.TB, confirm provider.Confirmer) *provider.Provider {
 func buildProvider(confirm provider.Confirmer) (*provider.Provider, error) {
 	obj := `{"type":"object"}`
 	return provider.New(provider.Descriptor{ID: "com.example.notes", Name: "Notes", Versions: []int{2},
-		Limits: provider.Limits{MaxConcurrentRequests: 64}},
+		Limits:       provider.Limits{MaxConcurrentRequests: 64},
+		Capabilities: []string{protocol.CapAsyncOperations, protocol.CapCancellation, protocol.CapLargeResults}},
 		[]provider.Tool{
 			tool("echo", readAnn, echoSchema, echoSchema, echo),
 			tool("fail", readAnn, obj, `{}`, fail),
@@ -76,7 +102,9 @@ func buildProvider(confirm provider.Confirmer) (*provider.Provider, error) {
 			tool("fdcount", readAnn, obj, obj, fdcount),
 			tool("file_result", readAnn, obj, obj, echo),
 			tool("wipe", confirmAnn, obj, obj, echo),
-		}, provider.Options{Store: memstore.New(), Confirmer: confirm})
+			tool("slow", asyncAnn, obj, obj, slow),
+			tool("big", readAnn, obj, obj, big),
+		}, provider.Options{Store: memstore.New(), Confirmer: confirm, PollAfter: 20 * time.Millisecond})
 }
 
 // fdHandler serves a Provider and attaches a result_fd holding

@@ -37,6 +37,8 @@ func TestMain(m *testing.M) {
 		os.Exit(childServe(os.Getenv(envPath)))
 	case "reuse":
 		os.Exit(childReuse(os.Getenv(envPath), os.Getenv(envToken)))
+	case "opspy":
+		os.Exit(childOpSpy(os.Getenv(envPath), os.Getenv(envOpID), os.Getenv(envOpReqID)))
 	}
 	os.Exit(m.Run())
 }
