@@ -72,6 +72,16 @@ func (o *pgOpsTool) wait(ctx context.Context, symbol string) error {
 	return nil
 }
 
+// awaitRuns waits until the handler has started n times.
+func (o *pgOpsTool) awaitRuns(t *testing.T, n int64) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); o.runs.Load() < n; time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the handler started %d times, want %d", o.runs.Load(), n)
+		}
+	}
+}
+
 // pgOpsProcess is one Provider process: its own store (connection pool)
 // on the shared database, its Provider and a negotiated client of callerA.
 type pgOpsProcess struct {
@@ -120,17 +130,26 @@ func (x *pgOpsProcess) stop(t *testing.T) {
 	x.st.Close()
 }
 
-// pgOp is an operation of the tests: its request ID and operation ID.
-type pgOp struct{ requestID, operationID string }
+// pgOp is an operation of the tests: its request ID, operation ID and
+// the args it was accepted with.
+type pgOp struct{ requestID, operationID, args string }
 
 // accept calls create_alert for symbol and returns the operation that
 // the accepted answer names.
 func (x *pgOpsProcess) accept(t *testing.T, symbol string) pgOp {
 	t.Helper()
-	id := providertest.NewRequestID()
-	b := x.c.Execute(context.Background(), id, "create_alert", fmt.Sprintf(`{"symbol":%q,"price":1}`, symbol), "")
+	op := pgOp{requestID: providertest.NewRequestID(), args: fmt.Sprintf(`{"symbol":%q,"price":1}`, symbol)}
+	op.operationID = x.execute(t, op)
+	return op
+}
+
+// execute calls create_alert for op's request and returns the operation ID
+// of the accepted answer.
+func (x *pgOpsProcess) execute(t *testing.T, op pgOp) string {
+	t.Helper()
+	b := x.c.Execute(context.Background(), op.requestID, "create_alert", op.args, "")
 	if s, _, _ := b.String(protocol.KeyStatus); s != protocol.StatusAccepted {
-		t.Fatalf("execute_tool %s: not accepted: %v", symbol, b)
+		t.Fatalf("execute_tool %s: not accepted: %v", op.args, b)
 	}
 	var a struct {
 		OperationID string `json:"operation_id"`
@@ -139,7 +158,7 @@ func (x *pgOpsProcess) accept(t *testing.T, symbol string) pgOp {
 	if err := json.Unmarshal([]byte(d), &a); err != nil || a.OperationID == "" {
 		t.Fatalf("accepted answer without an operation ID: %v", b)
 	}
-	return pgOp{requestID: id, operationID: a.OperationID}
+	return a.OperationID
 }
 
 // state calls get_operation and returns the answer's data and state.
@@ -188,7 +207,8 @@ func (x *pgOpsProcess) alerts(t *testing.T, op pgOp) int {
 
 // TestPostgresOperationsAcrossProcesses proves that an operation accepted
 // by one Provider process is served by get_operation and cancel_operation
-// on another process of the same database: its state while it runs, its
+// on another process of the same database: its state while it runs, a
+// retry of its request (answered with the operation at once), its
 // cancellation (which reaches the running handler through the store and
 // rolls its business change back), its result, and the refusal to cancel
 // a finished operation.
@@ -197,8 +217,10 @@ func TestPostgresOperationsAcrossProcesses(t *testing.T) {
 	p1, p2 := startPGOps(t, dsn), startPGOps(t, dsn)
 
 	held := p1.accept(t, pgOpsHold)
-	if _, s := p2.state(t, held); store.State(s).Terminal() {
-		t.Fatalf("the other process sees a held operation as %s", s)
+	p2.await(t, held, store.StateRunning)
+	p2.c.Deadline = 2 * time.Second // a retry that waited for the run would fail
+	if id := p2.execute(t, held); id != held.operationID {
+		t.Fatalf("a retry on the other process named operation %s, want %s", id, held.operationID)
 	}
 	close(p1.tool.release)
 	done := p2.await(t, held, store.StateSucceeded)
@@ -212,6 +234,7 @@ func TestPostgresOperationsAcrossProcesses(t *testing.T) {
 
 	waiting := p1.accept(t, pgOpsWait)
 	p2.await(t, waiting, store.StateRunning)
+	p1.tool.awaitRuns(t, 2) // the handler runs: the cancel must reach it
 	b = p2.c.CancelOperation(context.Background(), waiting.requestID, waiting.operationID)
 	if _, err := successData(b); err != nil {
 		t.Fatalf("cancel_operation on the other process: %v", err)

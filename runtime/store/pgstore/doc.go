@@ -17,7 +17,9 @@
 // placeholder row in state running, visible to nobody until commit);
 // a concurrent attempt on the same key, in this or any other process,
 // waits on that row's unique-index entry, and once the first commits it
-// reads the committed record with SELECT ... FOR UPDATE and serves it. The
+// reads the committed record (a plain SELECT, which never waits for a
+// running operation's row lock) and serves it; only an expired record is
+// locked, with SELECT ... FOR UPDATE, to be replaced. The
 // attempt that claimed the row then consumes its resume token (a
 // conditional UPDATE), runs the handler's own statements and turns the
 // placeholder into the terminal record; the commit makes all of it durable

@@ -143,16 +143,29 @@ func claim(ctx context.Context, tx *sql.Tx, a store.Attempt, row newRow) (store.
 		if inserted, err := insertClaim(ctx, tx, a, row); err != nil || inserted {
 			return store.Record{}, inserted, err
 		}
-		rec, err := scanRecord(tx.QueryRowContext(ctx, lockRecordSQL, k.Caller, k.Provider, k.RequestID), k)
+		rec, err := current(ctx, tx, a)
 		if errors.Is(err, store.ErrNotFound) {
 			continue // purged in between: insert again
 		}
 		if err != nil {
-			return store.Record{}, false, fmt.Errorf("pgstore: lock %s: %w", k.RequestID, err)
+			return store.Record{}, false, fmt.Errorf("pgstore: read %s: %w", k.RequestID, err)
 		}
 		return existing(ctx, tx, a, row, rec)
 	}
 	return store.Record{}, false, fmt.Errorf("pgstore: claim %s: the record kept disappearing", k.RequestID)
+}
+
+// current reads the committed record of the attempt's key: without a lock
+// when it is live, so that a retry never waits for a running operation,
+// which holds the row for its whole run; locked FOR UPDATE when it has
+// expired, for the attempt to replace it.
+func current(ctx context.Context, tx *sql.Tx, a store.Attempt) (store.Record, error) {
+	k := a.Key
+	rec, err := scanRecord(tx.QueryRowContext(ctx, selectSQL, keyArgs(k)...), k)
+	if err != nil || a.Now.Before(rec.ExpiresAt) {
+		return rec, err
+	}
+	return scanRecord(tx.QueryRowContext(ctx, lockRecordSQL, keyArgs(k)...), k)
 }
 
 // insertClaim inserts the attempt's row and reports whether it did; it
@@ -166,9 +179,9 @@ func insertClaim(ctx context.Context, tx *sql.Tx, a store.Attempt, row newRow) (
 	return n == 1, err
 }
 
-// existing handles a committed record that the attempt holds locked: a
-// live one is served (or refused on another binding); an expired one
-// becomes the attempt's row.
+// existing handles the committed record that current read: a live one is
+// served (or refused on another binding); an expired one, which current
+// locked, becomes the attempt's row.
 func existing(ctx context.Context, tx *sql.Tx, a store.Attempt, row newRow, rec store.Record) (store.Record, bool, error) {
 	if a.Now.Before(rec.ExpiresAt) {
 		if rec.Binding != a.Binding {

@@ -107,3 +107,30 @@ func ctxTimeout(t *testing.T, d time.Duration) context.Context {
 	t.Cleanup(cancel)
 	return c
 }
+
+// TestRetryDoesNotWaitForRun proves that Accept and Execute on the key of
+// an operation that is running (its row locked by RunOperation) serve the
+// committed record at once rather than wait for the run to end: a retry
+// of the request while the operation runs is answered with the operation.
+func TestRetryDoesNotWaitForRun(t *testing.T) {
+	st := pgtest.Open(t)
+	now := time.Now()
+	a := attempt("op", now)
+	if _, _, err := st.Accept(ctx, a, "op_1"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := st.RunOperation(ctx, a.Key, now.Add(time.Hour), func(context.Context, store.Tx) (store.Outcome, error) {
+		rec, created, err := st.Accept(ctxTimeout(t, 2*time.Second), a, "op_2")
+		if err != nil || created || rec.OperationID != "op_1" {
+			t.Errorf("Accept during the run = %+v, %v, %v", rec, created, err)
+		}
+		rec, ran, err := st.Execute(ctxTimeout(t, 2*time.Second), a, succeed(`{}`))
+		if err != nil || ran || rec.OperationID != "op_1" || rec.State.Terminal() {
+			t.Errorf("Execute during the run = %+v, %v, %v", rec, ran, err)
+		}
+		return store.Outcome{Data: []byte(`{}`)}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
