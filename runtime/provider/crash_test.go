@@ -35,6 +35,7 @@ const (
 	crashChildEnv  = "CETP_CRASH_CHILD_DB"
 	crashSelfKill  = "CETP_CRASH_SELF_KILL"
 	crashKillsEnv  = "CETP_CRASH_KILLS"
+	crashAsyncEnv  = "CETP_CRASH_ASYNC"
 	methodKey      = "@method"
 	maxFrameBytes  = 1 << 20
 	defaultKillRun = 200
@@ -115,16 +116,11 @@ func runCrashChild(path string) error {
 	if _, err := st.DB().Exec(crashDDL); err != nil {
 		return err
 	}
-	p, err := provider.New(provider.Descriptor{ID: providerA, Name: "Example App", Versions: []int{2}},
-		[]provider.Tool{{
-			Name: "create_alert", Title: "创建价格提醒", Description: "为指定证券创建价格提醒",
-			InputSchema: json.RawMessage(alertIn), OutputSchema: json.RawMessage(alertOut),
-			Annotations: writes(provider.EffectCreate, provider.ConfirmNever),
-			Handler:     crashHandler(os.Getenv(crashSelfKill) == "1"),
-		}}, provider.Options{Store: st})
+	p, err := crashProvider(st)
 	if err != nil {
 		return err
 	}
+	defer p.Close(context.Background())
 	in, out := bufio.NewReader(os.Stdin), bufio.NewWriter(os.Stdout)
 	caller := provider.Caller{UID: os.Getuid()} // the peer of the pipe is the parent
 	for {
@@ -146,6 +142,23 @@ func runCrashChild(path string) error {
 	}
 }
 
+// crashProvider is the child's Provider. With crashAsyncEnv set,
+// create_alert is sync_or_async and the Provider offers async_operations,
+// so every write runs as a background operation.
+func crashProvider(st *sqlitestore.Store) (*provider.Provider, error) {
+	desc := provider.Descriptor{ID: providerA, Name: "Example App", Versions: []int{2}}
+	ann := writes(provider.EffectCreate, provider.ConfirmNever)
+	if os.Getenv(crashAsyncEnv) == "1" {
+		desc.Capabilities = []string{protocol.CapAsyncOperations}
+		ann.Execution = provider.ExecSyncOrAsync
+	}
+	return provider.New(desc, []provider.Tool{{
+		Name: "create_alert", Title: "创建价格提醒", Description: "为指定证券创建价格提醒",
+		InputSchema: json.RawMessage(alertIn), OutputSchema: json.RawMessage(alertOut),
+		Annotations: ann, Handler: crashHandler(os.Getenv(crashSelfKill) == "1"),
+	}}, provider.Options{Store: st})
+}
+
 // crashChild is one child Provider process.
 type crashChild struct {
 	cmd    *exec.Cmd
@@ -155,10 +168,11 @@ type crashChild struct {
 	killed atomic.Bool
 }
 
-func startChild(t *testing.T, path string, selfKill bool) *crashChild {
+func startChild(t *testing.T, path string, selfKill bool, env ...string) *crashChild {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashSafety$")
 	cmd.Env = append(os.Environ(), crashChildEnv+"="+path, crashSelfKill+"="+map[bool]string{true: "1", false: "0"}[selfKill])
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -182,9 +196,10 @@ func (c *crashChild) call(method string, b protocol.Bundle) (protocol.Bundle, er
 	return readFrame(c.out)
 }
 
-func (c *crashChild) negotiate() error {
+func (c *crashChild) negotiate(caps ...string) error {
+	asked, _ := json.Marshal(append([]string{}, caps...))
 	b, err := c.call(protocol.MethodNegotiate, protocol.Bundle{
-		protocol.KeyConsumerVersions: protocol.IntArray{2}, protocol.KeyConsumerCapabilities: protocol.String(`[]`)})
+		protocol.KeyConsumerVersions: protocol.IntArray{2}, protocol.KeyConsumerCapabilities: protocol.String(asked)})
 	if err != nil {
 		return err
 	}
