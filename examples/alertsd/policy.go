@@ -43,13 +43,14 @@ func alwaysOnly(context.Context, provider.Caller, provider.ToolInfo, json.RawMes
 }
 
 // auditLog returns an AuditSink that writes one line per execute_tool on
-// w, without argument values (§7.2).
+// w, without argument values (§7.2). The tool name and request ID are the
+// caller's text, so they are escaped.
 func auditLog(w io.Writer) provider.AuditSink {
 	var mu sync.Mutex
 	return provider.AuditFunc(func(_ context.Context, ev provider.AuditEvent) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(w, "alertsd: uid %d %s request %s: %s\n", ev.CallerUID, ev.Tool, ev.RequestID, outcome(ev))
+		fmt.Fprintf(w, "alertsd: uid %d %s request %s: %s\n", ev.CallerUID, printable(ev.Tool), printable(ev.RequestID), outcome(ev))
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/out/go/alerts"
 	"github.com/cetpgen/cetpgen/runtime/provider"
+	"github.com/cetpgen/cetpgen/runtime/store"
 )
 
 // UpdateAlert implements alerts.Handler: it changes the fields given and
@@ -18,23 +19,36 @@ func (h *handler) UpdateAlert(ctx context.Context, call *provider.Call, in alert
 	set = append(set, "updated_ms = ?")
 	args = append(args, now.UnixMilli(), in.AlertID, call.Caller.Key())
 	q := "UPDATE alerts SET " + strings.Join(set, ", ") + " WHERE alert_id = ? AND owner = ? RETURNING status"
-	rows, err := call.Tx.QueryContext(ctx, q, args...)
+	status, err := queryStatus(ctx, call.Tx, q, args)
 	if err != nil {
-		return alerts.UpdateAlertOutput{}, fmt.Errorf("update alert: %w", err)
+		return alerts.UpdateAlertOutput{}, err
+	}
+	if status == "" {
+		return alerts.UpdateAlertOutput{}, noAlert(in.AlertID)
+	}
+	return alerts.UpdateAlertOutput{AlertID: in.AlertID, Status: alerts.UpdateAlertOutputStatus(status),
+		UpdatedAt: alerts.DateTimeOf(now.UTC())}, nil
+}
+
+// queryStatus runs an UPDATE ... RETURNING status in tx and returns the
+// status, or "" when no row was updated.
+func queryStatus(ctx context.Context, tx store.Tx, q string, args []any) (string, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return "", fmt.Errorf("update alert: %w", err)
 	}
 	defer rows.Close()
 	if !rows.Next() {
 		if err := rows.Err(); err != nil {
-			return alerts.UpdateAlertOutput{}, fmt.Errorf("update alert: %w", err)
+			return "", fmt.Errorf("update alert: %w", err)
 		}
-		return alerts.UpdateAlertOutput{}, noAlert(in.AlertID)
+		return "", nil
 	}
 	var status string
 	if err := rows.Scan(&status); err != nil {
-		return alerts.UpdateAlertOutput{}, fmt.Errorf("read the updated alert: %w", err)
+		return "", fmt.Errorf("read the updated alert: %w", err)
 	}
-	return alerts.UpdateAlertOutput{AlertID: in.AlertID, Status: alerts.UpdateAlertOutputStatus(status),
-		UpdatedAt: alerts.DateTimeOf(now.UTC())}, nil
+	return status, nil
 }
 
 // updateSet returns the SET clauses and their arguments for the fields

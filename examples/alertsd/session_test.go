@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestTwoProcessSession builds alertsd and cetp, starts alertsd on a
+// socket in a temporary directory and drives it with cetp as the README's
+// two-terminal session does: the tools, an operation followed to its
+// result, a failing call, a confirmation denied by the Provider, and a
+// cancelled operation.
+func TestTwoProcessSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two binaries")
+	}
+	bin := buildBinaries(t)
+	d := startDaemon(t, bin)
+	t.Run("tools", func(t *testing.T) { checkTools(t, d) })
+	t.Run("follow", func(t *testing.T) { checkFollow(t, d) })
+	t.Run("error", func(t *testing.T) { checkError(t, d) })
+	t.Run("denied", func(t *testing.T) { checkDenied(t, d) })
+	t.Run("cancel", func(t *testing.T) { checkCancel(t, d) })
+	t.Run("usage", func(t *testing.T) { checkUsage(t, d) })
+	d.stop(t)
+}
+
+// daemon is a running alertsd and the cetp binary that talks to it.
+type daemon struct {
+	cmd    *exec.Cmd
+	cetp   string
+	socket string
+	stderr *syncBuffer
+	done   chan error
+}
+
+// buildBinaries builds alertsd and cetp into a temporary directory.
+func buildBinaries(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, pkg := range []string{"github.com/cetpgen/cetpgen/examples/alertsd", "github.com/cetpgen/cetpgen/cmd/cetp"} {
+		out, err := exec.Command("go", "build", "-o", dir, pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	return dir
+}
+
+// startDaemon starts alertsd with stdin not a terminal (so confirmations
+// are denied) and a short work delay, and waits for its socket.
+func startDaemon(t *testing.T, bin string) *daemon {
+	t.Helper()
+	dir := t.TempDir()
+	d := &daemon{cetp: filepath.Join(bin, "cetp"), socket: filepath.Join(dir, "alerts.sock"),
+		stderr: &syncBuffer{}, done: make(chan error, 1)}
+	d.cmd = exec.Command(filepath.Join(bin, "alertsd"), "--socket", d.socket, "--db", filepath.Join(dir, "alerts.db"),
+		"--work-delay", "800ms", "--poll-after", "50ms")
+	d.cmd.Stderr = d.stderr
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { d.done <- d.cmd.Wait() }()
+	t.Cleanup(func() { d.cmd.Process.Kill() })
+	waitFor(t, d, func() bool { return strings.Contains(d.stderr.String(), "serving") })
+	return d
+}
+
+// waitFor polls cond for up to ten seconds.
+func waitFor(t *testing.T, d *daemon, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("alertsd did not get there; its stderr:\n%s", d.stderr)
+}
+
+// stop sends SIGTERM and checks that alertsd stops cleanly.
+func (d *daemon) stop(t *testing.T) {
+	t.Helper()
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-d.done:
+		if err != nil || !strings.Contains(d.stderr.String(), "alertsd: stopped") {
+			t.Fatalf("alertsd after SIGTERM: %v\n%s", err, d.stderr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("alertsd did not stop on SIGTERM")
+	}
+	if _, err := os.Stat(d.socket); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the socket is left behind: %v", err)
+	}
+}
+
+// result is one run of cetp.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// cetp runs cetp with args against the daemon's socket.
+func (d *daemon) run(t *testing.T, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, d.cetp, append([]string{"--socket", d.socket}, args...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("cetp %v: %v", args, err)
+	}
+	return result{code: cmd.ProcessState.ExitCode(), stdout: out.String(), stderr: errb.String()}
+}
+
+// errorOf decodes the {"error": ...} object cetp prints on stderr.
+func errorOf(t *testing.T, r result) map[string]any {
+	t.Helper()
+	var v struct {
+		Error map[string]any `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r.stderr[strings.Index(r.stderr, "{"):]), &v); err != nil || v.Error == nil {
+		t.Fatalf("stderr holds no error object: %v\n%s", err, r.stderr)
+	}
+	return v.Error
+}
+
+func checkTools(t *testing.T, d *daemon) {
+	r := d.run(t, "tools")
+	for _, s := range []string{"Example App (com.example.app)", "create_alert", "sync_or_async", "delete_alert", "destructive,idempotent", "创建价格提醒"} {
+		if r.code != 0 || !strings.Contains(r.stdout, s) {
+			t.Fatalf("cetp tools: exit %d, %q missing\n%s%s", r.code, s, r.stdout, r.stderr)
+		}
+	}
+	r = d.run(t, "tools", "--json")
+	var list struct {
+		Revision string           `json:"revision"`
+		Tools    []map[string]any `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list.Tools) != 4 || list.Revision == "" {
+		t.Fatalf("cetp tools --json: %v\n%s", err, r.stdout)
+	}
+}
+
+func checkFollow(t *testing.T, d *daemon) {
+	r := d.run(t, "call", "--follow", "create_alert", `{"symbol":"600519.SH","price":1688}`)
+	var out struct {
+		AlertID string `json:"alert_id"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil || !strings.HasPrefix(out.AlertID, "a_") {
+		t.Fatalf("cetp call --follow: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, s := range []string{"accepted as operation op_", "create_alert 1/4 (25%) checking the market hours"} {
+		if !strings.Contains(r.stderr, s) {
+			t.Fatalf("stderr of --follow lacks %q:\n%s", s, r.stderr)
+		}
+	}
+	r = d.run(t, "call", "list_alerts", `{"symbol":"600519.SH"}`)
+	if r.code != 0 || !strings.Contains(r.stdout, out.AlertID) {
+		t.Fatalf("the created alert is not listed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func checkError(t *testing.T, d *daemon) {
+	r := d.run(t, "call", "create_alert", `{"symbol":"AAPL","price":-1}`)
+	e := errorOf(t, r)
+	if r.code != 1 || e["code"] != "INVALID_ARGS" || e["source"] != "provider" || e["retryable"] != false {
+		t.Fatalf("invalid args: exit %d, error %v", r.code, e)
+	}
+	r = d.run(t, "call", "update_alert", `{"alert_id":"a_missing","paused":true}`)
+	if e := errorOf(t, r); r.code != 1 || e["code"] != "CONFLICT" {
+		t.Fatalf("unknown alert: exit %d, error %v", r.code, e)
+	}
+}
+
+func checkDenied(t *testing.T, d *daemon) {
+	r := d.run(t, "call", "delete_alert", `{"alert_id":"a_x"}`)
+	e := errorOf(t, r)
+	if r.code != 1 || e["code"] != "USER_CANCELLED" || !strings.Contains(r.stderr, "asks its user for a decision") {
+		t.Fatalf("auto-denied delete: exit %d, error %v\n%s", r.code, e, r.stderr)
+	}
+	if !strings.Contains(d.stderr.String(), "USER_CANCELLED, confirmation denied") {
+		t.Fatalf("alertsd did not log the denial:\n%s", d.stderr)
+	}
+}
+
+func checkCancel(t *testing.T, d *daemon) {
+	r := d.run(t, "call", "--async", "create_alert", `{"symbol":"SLOW","price":1}`)
+	var h struct {
+		OperationID string `json:"operation_id"`
+		RequestID   string `json:"request_id"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &h) != nil || h.OperationID == "" {
+		t.Fatalf("cetp call --async: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = d.run(t, "operation", "cancel", "--wait", "--request-id", h.RequestID, h.OperationID)
+	if r.code != 0 || !strings.Contains(r.stdout, `"state": "cancelled"`) {
+		t.Fatalf("cetp operation cancel --wait: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = d.run(t, "operation", "get", "--request-id", h.RequestID, h.OperationID)
+	if r.code != 0 || !strings.Contains(r.stdout, `"state": "cancelled"`) {
+		t.Fatalf("cetp operation get: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r = d.run(t, "call", "list_alerts", `{"symbol":"SLOW"}`); !strings.Contains(r.stdout, `"alerts": []`) {
+		t.Fatalf("a cancelled create left an alert:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+func checkUsage(t *testing.T, d *daemon) {
+	if r := d.run(t, "call"); r.code != 2 || errorOf(t, r)["code"] != "CLI_USAGE" {
+		t.Fatalf("cetp call without a tool: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := d.run(t, "call", "list_alerts", "[1]"); r.code != 2 {
+		t.Fatalf("cetp call with an array: exit %d\n%s", r.code, r.stderr)
+	}
+	r := d.run(t, "tools", "--socket", d.socket+".none")
+	if r.code != 3 || errorOf(t, r)["code"] != "CLI_TRANSPORT" {
+		t.Fatalf("cetp tools on no socket: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,34 @@
+// Package cetpcmd is the cetp command: a small CETP v2 Consumer for the
+// command line, over the Unix-socket binding (runtime/binding/unixsock)
+// and the Consumer client (runtime/consumer). cmd/cetp is its thin main.
+//
+//	cetp tools [--json]                          the tools of a Provider
+//	cetp call TOOL [ARGS|-] [--async|--follow]   call a tool with a JSON object
+//	cetp operation get --request-id R OP_ID      the state of an operation
+//	cetp operation cancel --request-id R OP_ID   ask to cancel an operation
+//
+// Every command takes --socket (default: the environment variable
+// CETP_SOCKET) and --timeout, which bounds the whole command.
+//
+// call prints the result value as indented JSON on stdout. When the
+// Provider needs its user's decision (a confirmation, a grant), call
+// launches the resolution through the binding: the Provider's own UI asks
+// the user (on the Provider's terminal, say), then call resumes the same
+// request with the resume token and prints its outcome; a denial is
+// USER_CANCELLED. A tool the Provider runs as a background operation is
+// followed until it ends (--follow shows a progress line on stderr), or,
+// with --async, its handle (operation_id, request_id) is printed at once
+// for operation get and cancel.
+//
+// Every failure is printed as one JSON object {"error": {...}} on stderr,
+// and the exit code says who failed:
+//
+//	0  success
+//	1  the Provider answered with a CETP error (its code, message, retryable…)
+//	2  usage: unknown command or flag, bad arguments
+//	3  the Provider could not be reached, broke the protocol, or the
+//	   command timed out
+//
+// Everything a Provider sends is untrusted: tool texts are shown with
+// their control characters escaped.
+package cetpcmd

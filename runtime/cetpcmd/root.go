@@ -1,0 +1,100 @@
+package cetpcmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/consumer"
+	"github.com/spf13/cobra"
+)
+
+// DefaultTimeout is the default of --timeout.
+const DefaultTimeout = 2 * time.Minute
+
+// Flags every command takes.
+const (
+	SocketFlag  = "socket"
+	TimeoutFlag = "timeout"
+)
+
+// Main runs cetp with the process's arguments and returns its exit code.
+// SIGINT and SIGTERM end the command as its timeout would.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, Env{}, os.Args[1:])
+}
+
+// Run runs cetp with args (the program name excluded) and returns the exit
+// code (see the package doc).
+func Run(ctx context.Context, env Env, args []string) int {
+	root := NewRoot(env)
+	root.SetArgs(args)
+	root.SetIn(env.stdin())
+	root.SetOut(env.stdout())
+	root.SetErr(env.stderr())
+	return report(env.stderr(), root.ExecuteContext(ctx))
+}
+
+// NewRoot returns the cetp command tree.
+func NewRoot(env Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "cetp",
+		Short:         "Call the tools of a CETP v2 Provider over its Unix socket",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	pf := root.PersistentFlags()
+	pf.String(SocketFlag, "", "the Provider's socket (default $"+SocketEnv+")")
+	pf.Duration(TimeoutFlag, DefaultTimeout, "bound of the whole command, 0 for none")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
+	r := &runner{env: env}
+	root.AddCommand(r.toolsCmd(), r.callCmd(), r.operationCmd())
+	return root
+}
+
+// runner holds what the commands share.
+type runner struct {
+	env Env
+}
+
+// session is an open connection and the Consumer client on it.
+type session struct {
+	conn Conn
+	c    *consumer.Client
+}
+
+// Close closes the connection.
+func (s *session) Close() error { return s.conn.Close() }
+
+// context returns the command's context bounded by --timeout.
+func (r *runner) context(cmd *cobra.Command) (context.Context, context.CancelFunc) {
+	d, _ := cmd.Flags().GetDuration(TimeoutFlag)
+	if d <= 0 {
+		return context.WithCancel(cmd.Context())
+	}
+	return context.WithTimeout(cmd.Context(), d)
+}
+
+// open connects to the Provider at --socket (else $CETP_SOCKET) and
+// returns a Consumer client on the connection. Resolutions are launched
+// through the connection with a notice on stderr.
+func (r *runner) open(ctx context.Context, cmd *cobra.Command, opt consumer.Options) (*session, error) {
+	socket, _ := cmd.Flags().GetString(SocketFlag)
+	if socket == "" {
+		socket = r.env.getenv(SocketEnv)
+	}
+	if socket == "" {
+		return nil, usagef("no Provider socket: pass --%s or set %s", SocketFlag, SocketEnv)
+	}
+	conn, err := r.env.dial(ctx, socket)
+	if err != nil {
+		return nil, &transportError{err: fmt.Errorf("connect to %s: %w", socket, err)}
+	}
+	conn = noticeConn{Conn: conn, w: r.env.stderr()}
+	return &session{conn: conn, c: consumer.New(conn, opt)}, nil
+}

@@ -1,0 +1,93 @@
+package cetpcmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cetpgen/cetpgen/runtime/consumer"
+	"github.com/spf13/cobra"
+)
+
+// maxCell bounds an annotation value shown in the table.
+const maxCell = 32
+
+// toolsCmd is `cetp tools`.
+func (r *runner) toolsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "List the tools of a Provider: name, annotations, title",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return r.tools(cmd) },
+	}
+	cmd.Flags().Bool("json", false, "print the list_tools answer (revision, tools) as JSON")
+	return cmd
+}
+
+// tools lists the Provider's tools as a table or as JSON.
+func (r *runner) tools(cmd *cobra.Command) error {
+	ctx, cancel := r.context(cmd)
+	defer cancel()
+	s, err := r.open(ctx, cmd, consumer.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	list, err := s.c.ListTools(ctx)
+	if err != nil {
+		return exchangeError("list_tools", err)
+	}
+	if list.Dropped > 0 {
+		fmt.Fprintf(r.env.stderr(), "cetp: %d tools left out: they break a name rule or a size cap\n", list.Dropped)
+	}
+	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
+		return printValue(cmd.OutOrStdout(), list)
+	}
+	return writeTable(cmd.OutOrStdout(), s.c.Session(), list)
+}
+
+// writeTable writes the Provider's name and revision, then one row per
+// tool. The title comes last: its characters may be wide.
+func writeTable(w io.Writer, sess *consumer.Session, list *consumer.ToolList) error {
+	if sess != nil {
+		fmt.Fprintf(w, "%s (%s), revision %s\n", printable(sess.ProviderName), printable(sess.ProviderID), printable(list.Revision))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tEFFECT\tRISK\tCONFIRMATION\tEXECUTION\tFLAGS\tTITLE")
+	for _, t := range list.Tools {
+		a := t.Annotations
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(t.Name), cell(a["effect"]), cell(a["risk"]),
+			cell(a["confirmation"]), cell(a["execution"]), flags(a), printable(t.Title))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write the tool table: %w", err)
+	}
+	return nil
+}
+
+// cell shows one annotation value, escaped and cut to maxCell runes.
+func cell(v any) string {
+	if v == nil {
+		return "-"
+	}
+	s := []rune(printable(fmt.Sprint(v)))
+	if len(s) > maxCell {
+		return string(s[:maxCell]) + "…"
+	}
+	return string(s)
+}
+
+// flags names the boolean annotations that are true.
+func flags(a map[string]any) string {
+	var on []string
+	for _, k := range []string{"destructive", "idempotent", "open_world"} {
+		if a[k] == true {
+			on = append(on, k)
+		}
+	}
+	if len(on) == 0 {
+		return "-"
+	}
+	return strings.Join(on, ",")
+}
