@@ -330,6 +330,11 @@ func (p *Provider) runHandler(ctx context.Context, x *execution, tx store.Tx) (s
 		call.Version, call.Deadline = protocol.Version1, time.Time{}
 	}
 	allowFile := x.req.session != nil && x.req.session.has(protocol.CapLargeResults)
+	if !call.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, call.Deadline)
+		defer cancel()
+	}
 	value, f := p.handle(ctx, x.t, call, x.args, p.resultLimit(allowFile))
 	if f != nil {
 		return store.Outcome{}, f
@@ -364,10 +369,20 @@ func safeCall(ctx context.Context, h Handler, call *Call, args json.RawMessage) 
 	return h(ctx, call, args)
 }
 
-// handlerError maps a handler's error: a known protocol error passes its
-// code, message and details (its retryable flag only where §5 leaves it to
-// the context); anything else is INTERNAL_ERROR without its text.
+// handlerError maps a handler's error: a context that ended is a
+// retryable DEADLINE_EXCEEDED or UNAVAILABLE (the handler's change rolls
+// back, so a retry under the same request ID is safe); a known protocol
+// error passes its code, message and details (its retryable flag only
+// where §5 leaves it to the context); anything else is INTERNAL_ERROR
+// without its text.
 func handlerError(err error) *handlerFailure {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return &handlerFailure{err: protocol.NewError(protocol.CodeDeadlineExceeded,
+			"the deadline passed while the tool ran; nothing was committed, retry with the same request ID").WithRetryable(true)}
+	case errors.Is(err, context.Canceled):
+		return &handlerFailure{err: protocol.NewError(protocol.CodeUnavailable, "the call was abandoned; nothing was committed").WithRetryable(true)}
+	}
 	var pe *protocol.Error
 	if !errors.As(err, &pe) || !pe.Code.Known() {
 		return &handlerFailure{err: protocol.NewError(protocol.CodeInternalError, "Provider internal error")}
