@@ -22,7 +22,10 @@
 // create_alert is sync_or_async: a Consumer that negotiated
 // async_operations gets an operation at once and can follow its progress;
 // --work-delay makes the handler take that long, reporting its progress in
-// steps, so the operation can be watched and cancelled.
+// steps, so the operation can be watched and cancelled. On SQLite a
+// handler runs inside the store's write transaction, so while create_alert
+// works the other writes of alertsd wait (reads and cancel requests do
+// not); --work-delay 0 turns the delay off.
 //
 // SIGINT or SIGTERM stops alertsd gracefully: the socket stops accepting,
 // running calls finish, background operations are stopped (they stay in

@@ -47,7 +47,6 @@ func (r *runner) callCmd() *cobra.Command {
 // result, the operation's handle (--async), or the result once the
 // operation ends.
 func (r *runner) call(cmd *cobra.Command, f *callFlags, argv []string) error {
-	tool := argv[0]
 	args, err := readArgs(argv[1:], cmd.InOrStdin())
 	if err != nil {
 		return err
@@ -60,20 +59,24 @@ func (r *runner) call(cmd *cobra.Command, f *callFlags, argv []string) error {
 		return err
 	}
 	defer s.Close()
-	id := f.requestID
-	if id == "" {
-		id = consumer.NewRequestID()
-	}
-	res, op, err := s.c.StartTool(ctx, id, tool, args)
+	res, op, err := s.c.StartTool(ctx, requestID(f), argv[0], args)
 	switch {
 	case err != nil:
-		return exchangeError("call "+tool, err)
+		return exchangeError("call "+argv[0], err)
 	case op == nil:
 		return printJSON(cmd.OutOrStdout(), res)
 	case f.async:
 		return printValue(cmd.OutOrStdout(), handleOf(op))
 	}
 	return r.follow(ctx, cmd, s, op, line)
+}
+
+// requestID is --request-id, else a new request ID.
+func requestID(f *callFlags) string {
+	if f.requestID != "" {
+		return f.requestID
+	}
+	return consumer.NewRequestID()
 }
 
 // callOptions are the Consumer options of a call: resolutions launched,
@@ -123,13 +126,18 @@ func handleOf(op *consumer.Operation) opHandle {
 }
 
 // follow waits for op to end, showing its progress with --follow, and
-// prints its result. When the wait ends first (--timeout, SIGINT) the
-// operation goes on; the error says how to find it again.
+// prints its result. When the command ends first (--timeout, SIGINT) the
+// client asks the Provider to cancel the operation; a note on stderr says
+// how to learn how it ended.
 func (r *runner) follow(ctx context.Context, cmd *cobra.Command, s *session, op *consumer.Operation, line *progressLine) error {
 	line.start(op)
 	res, err := s.c.Wait(ctx, op)
 	line.end()
 	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintf(r.env.stderr(), "cetp: stopped waiting; cancellation of %s was asked for. How it ended: cetp operation get --request-id %s %s\n",
+				printable(op.ID), printable(op.RequestID), printable(op.ID))
+		}
 		return exchangeError(fmt.Sprintf("operation %s (request %s)", op.ID, op.RequestID), err)
 	}
 	return printJSON(cmd.OutOrStdout(), res)

@@ -252,3 +252,23 @@ func TestProgressLineOnATerminal(t *testing.T) {
 		t.Fatalf("progress line %q, want %q", b.String(), want)
 	}
 }
+
+func TestTimeoutWhileFollowingCancelsTheOperation(t *testing.T) {
+	env, out, errb := newEnv(t, nil, 5*time.Second)
+	rid := "0d9e6b4c-3f1a-4e2b-8c7d-5a6b7c8d9e0f"
+	code := Run(context.Background(), env, []string{"call", "--socket", "s", "--timeout", "150ms", "--request-id", rid, "slow"})
+	e := cliError(t, errb.String())
+	if code != ExitProvider || e.Code != "DEADLINE_EXCEEDED" || out.Len() != 0 {
+		t.Fatalf("exit %d, error %+v", code, e)
+	}
+	hint := errb.String()[:strings.Index(errb.String(), "{")]
+	opID := hint[strings.Index(hint, "op_"):]
+	opID = opID[:strings.IndexAny(opID, " \n")]
+	if !strings.Contains(hint, "cetp operation get --request-id "+rid+" "+opID) {
+		t.Fatalf("no hint to find the operation again:\n%s", errb)
+	}
+	code = Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--wait", "--request-id", rid, opID})
+	if code != 0 || !strings.Contains(out.String(), `"state": "cancelled"`) {
+		t.Fatalf("after the timeout: exit %d\n%s%s", code, out, errb)
+	}
+}

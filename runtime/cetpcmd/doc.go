@@ -18,7 +18,13 @@
 // USER_CANCELLED. A tool the Provider runs as a background operation is
 // followed until it ends (--follow shows a progress line on stderr), or,
 // with --async, its handle (operation_id, request_id) is printed at once
-// for operation get and cancel.
+// for operation get and cancel. When --timeout passes or SIGINT arrives
+// while an operation is followed, the Provider is asked to cancel it, the
+// command fails with DEADLINE_EXCEEDED and a note says how to learn how the
+// operation ended. --sync leaves async_operations out of the negotiation,
+// so the Provider runs a sync_or_async tool synchronously. --request-id
+// reuses a request ID: the Provider then answers with the stored outcome
+// of that execution instead of running it again (§6).
 //
 // Every failure is printed as one JSON object {"error": {...}} on stderr,
 // and the exit code says who failed:
