@@ -29,37 +29,54 @@ func commentLines(text string) []string {
 
 // wrap breaks a line at spaces so that lines stay near wrapAt runes; a
 // word longer than that (text without spaces) is cut every wrapAt runes.
+// The line being built is always a run of line itself (words keep the
+// single spaces between them), so it is kept as offsets and a rune count
+// rather than built by concatenation.
 func wrap(line string) []string {
 	var out []string
-	cur := ""
-	for _, w := range strings.Split(line, " ") {
-		for utf8.RuneCountInString(w) > wrapAt {
-			cut := byteIndex(w, wrapAt)
-			out, cur = flush(out, cur), ""
-			out, w = append(out, w[:cut]), w[cut:]
+	var cur run
+	for i := 0; i <= len(line); {
+		j := strings.IndexByte(line[i:], ' ')
+		if j < 0 {
+			j = len(line) - i
 		}
-		if cur != "" && utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) > wrapAt {
-			out, cur = flush(out, cur), ""
+		w := run{start: i, end: i + j, runes: utf8.RuneCountInString(line[i : i+j])}
+		for w.runes > wrapAt {
+			cut := w.start + byteIndex(line[w.start:w.end], wrapAt)
+			out, cur = cur.flush(out, line), run{}
+			out = append(out, line[w.start:cut])
+			w = run{start: cut, end: w.end, runes: w.runes - wrapAt}
 		}
-		cur = joinWord(cur, w)
+		if !cur.empty() && cur.runes+1+w.runes > wrapAt {
+			out, cur = cur.flush(out, line), run{}
+		}
+		cur = cur.join(w)
+		i += j + 1
 	}
-	return flush(out, cur)
+	return cur.flush(out, line)
 }
 
-// flush appends the line being built, unless it is empty and lines exist.
-func flush(out []string, cur string) []string {
-	if cur == "" && len(out) > 0 {
-		return out
-	}
-	return append(out, cur)
-}
+// run is a stretch of the line being wrapped: its byte offsets and its
+// length in runes.
+type run struct{ start, end, runes int }
 
-// joinWord appends a word to a line with one space.
-func joinWord(cur, w string) string {
-	if cur == "" {
+func (r run) empty() bool { return r.start == r.end }
+
+// join appends the word w, which follows r after one space in the line;
+// an empty run takes w as it is.
+func (r run) join(w run) run {
+	if r.empty() {
 		return w
 	}
-	return cur + " " + w
+	return run{start: r.start, end: w.end, runes: r.runes + 1 + w.runes}
+}
+
+// flush appends the run as a line, unless it is empty and lines exist.
+func (r run) flush(out []string, line string) []string {
+	if r.empty() && len(out) > 0 {
+		return out
+	}
+	return append(out, line[r.start:r.end])
 }
 
 // byteIndex is the byte offset of rune n of s.
