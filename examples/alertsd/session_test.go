@@ -23,15 +23,15 @@ func TestTwoProcessSession(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two binaries")
 	}
-	bin := buildBinaries(t)
-	d := startDaemon(t, bin)
+	bin, dir := buildBinaries(t), t.TempDir()
+	d := startDaemon(t, bin, dir)
 	t.Run("tools", func(t *testing.T) { checkTools(t, d) })
 	t.Run("follow", func(t *testing.T) { checkFollow(t, d) })
 	t.Run("error", func(t *testing.T) { checkError(t, d) })
 	t.Run("denied", func(t *testing.T) { checkDenied(t, d) })
 	t.Run("cancel", func(t *testing.T) { checkCancel(t, d) })
 	t.Run("usage", func(t *testing.T) { checkUsage(t, d) })
-	d.stop(t)
+	t.Run("restart", func(t *testing.T) { checkRestart(t, d, bin, dir) })
 }
 
 // daemon is a running alertsd and the cetp binary that talks to it.
@@ -47,20 +47,19 @@ type daemon struct {
 func buildBinaries(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, pkg := range []string{"github.com/cetpgen/cetpgen/examples/alertsd", "github.com/cetpgen/cetpgen/cmd/cetp"} {
-		out, err := exec.Command("go", "build", "-o", dir, pkg).CombinedOutput()
-		if err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-		}
+	out, err := exec.Command("go", "build", "-o", dir+"/",
+		"github.com/cetpgen/cetpgen/examples/alertsd", "github.com/cetpgen/cetpgen/cmd/cetp").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return dir
 }
 
-// startDaemon starts alertsd with stdin not a terminal (so confirmations
-// are denied) and a short work delay, and waits for its socket.
-func startDaemon(t *testing.T, bin string) *daemon {
+// startDaemon starts alertsd on a socket and database in dir, with stdin
+// not a terminal (so confirmations are denied) and a short work delay, and
+// waits until it serves.
+func startDaemon(t *testing.T, bin, dir string) *daemon {
 	t.Helper()
-	dir := t.TempDir()
 	d := &daemon{cetp: filepath.Join(bin, "cetp"), socket: filepath.Join(dir, "alerts.sock"),
 		stderr: &syncBuffer{}, done: make(chan error, 1)}
 	d.cmd = exec.Command(filepath.Join(bin, "alertsd"), "--socket", d.socket, "--db", filepath.Join(dir, "alerts.db"),
@@ -228,5 +227,30 @@ func checkUsage(t *testing.T, d *daemon) {
 	r := d.run(t, "tools", "--socket", d.socket+".none")
 	if r.code != 3 || errorOf(t, r)["code"] != "CLI_TRANSPORT" {
 		t.Fatalf("cetp tools on no socket: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// checkRestart stops alertsd while an operation runs and starts it again
+// on the same database: the operation, left in the store, is resumed and
+// succeeds once.
+func checkRestart(t *testing.T, d *daemon, bin, dir string) {
+	r := d.run(t, "call", "--async", "create_alert", `{"symbol":"RESUMED","price":1}`)
+	var h struct {
+		OperationID string `json:"operation_id"`
+		RequestID   string `json:"request_id"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &h) != nil {
+		t.Fatalf("cetp call --async: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	d.stop(t)
+	d = startDaemon(t, bin, dir)
+	defer d.stop(t)
+	r = d.run(t, "operation", "get", "--wait", "--request-id", h.RequestID, h.OperationID)
+	if r.code != 0 || !strings.Contains(r.stdout, `"state": "succeeded"`) {
+		t.Fatalf("the operation after a restart: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = d.run(t, "call", "list_alerts", `{"symbol":"RESUMED"}`)
+	if strings.Count(r.stdout, `"alert_id"`) != 1 {
+		t.Fatalf("want one alert after the restart:\n%s%s", r.stdout, r.stderr)
 	}
 }

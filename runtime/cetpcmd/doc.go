@@ -32,8 +32,8 @@
 //	0  success
 //	1  the Provider answered with a CETP error (its code, message, retryable…)
 //	2  usage: unknown command or flag, bad arguments
-//	3  the Provider could not be reached, broke the protocol, or the
-//	   command timed out
+//	3  no answer: the Provider could not be reached, broke the protocol,
+//	   or the command ended (--timeout, SIGINT) before it answered
 //
 // Everything a Provider sends is untrusted: tool texts are shown with
 // their control characters escaped.
