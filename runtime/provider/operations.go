@@ -210,9 +210,16 @@ func (p *Provider) runOperation(op *liveOp) {
 // stores nothing.
 func (p *Provider) runInStore(op *liveOp) {
 	t := p.tools[op.req.Tool]
+	if p.cancelAsked(op) {
+		p.finishOperation(op, cancelledOutcome())
+		return
+	}
 	var failure *handlerFailure
 	_, _, err := p.opt.Store.RunOperation(p.ops.base, op.key, p.expiry(), func(ctx context.Context, tx store.Tx) (store.Outcome, error) {
-		if p.cancelAsked(op) {
+		// Only the local flag here: asking the store would take a second
+		// connection while this transaction holds one. A request made
+		// through another process reaches the handler through watchCancel.
+		if op.cancelRequested() {
 			return cancelledOutcome(), nil
 		}
 		if t.Annotations.Effect == EffectRead {

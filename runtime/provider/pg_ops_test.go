@@ -96,7 +96,12 @@ type pgOpsProcess struct {
 // within 10 ms.
 func startPGOps(t *testing.T, dsn string) *pgOpsProcess {
 	t.Helper()
-	st := pgtest.OpenDSN(t, dsn)
+	return startPGOpsOn(t, pgtest.OpenDSN(t, dsn))
+}
+
+// startPGOpsOn is startPGOps on an open store.
+func startPGOpsOn(t *testing.T, st *pgstore.Store) *pgOpsProcess {
+	t.Helper()
 	tool := newPGOpsTool()
 	ann := writes(provider.EffectCreate, provider.ConfirmNever)
 	ann.Execution = provider.ExecSyncOrAsync
@@ -314,4 +319,38 @@ func pgOpsSameRecord(a, b store.Record) bool {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
+}
+
+// TestPostgresPoolNotExhausted runs more long operations than the store's
+// pool can hold at once: the engine runs only OperationSlots of them (the
+// rest stay queued), so get_operation and cancel_operation keep answering
+// and every operation can be cancelled.
+func TestPostgresPoolNotExhausted(t *testing.T) {
+	dsn := pgSchema(t)
+	st, err := pgstore.Open(context.Background(), dsn, pgstore.Options{MaxConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	x := startPGOpsOn(t, st)
+	x.c.Deadline = 3 * time.Second
+	var ops []pgOp
+	for range 6 {
+		ops = append(ops, x.accept(t, pgOpsWait))
+	}
+	x.tool.awaitRuns(t, 2)
+	for _, op := range ops {
+		x.state(t, op)
+	}
+	if n := x.tool.runs.Load(); n != 2 {
+		t.Fatalf("%d handlers run at once on a pool of 4, want 2", n)
+	}
+	for _, op := range ops {
+		if _, err := successData(x.c.CancelOperation(context.Background(), op.requestID, op.operationID)); err != nil {
+			t.Fatalf("cancel_operation: %v", err)
+		}
+	}
+	for _, op := range ops {
+		x.await(t, op, store.StateCancelled)
+	}
 }

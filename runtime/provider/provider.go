@@ -59,7 +59,8 @@ type Options struct {
 	// with its result. It defaults to 0: accepted at once.
 	AsyncWait time.Duration
 	// MaxOperations bounds the operations whose handlers run at once; the
-	// others stay queued. It defaults to 16.
+	// others stay queued. It defaults to 16, and a store that implements
+	// store.OperationSlots lowers it to its own bound.
 	MaxOperations int
 	// Recovery says what New does with operations an earlier process left
 	// unfinished; it defaults to RecoverResume.
@@ -146,7 +147,7 @@ func New(desc Descriptor, tools []Tool, opt Options) (*Provider, error) {
 	sort.Slice(p.order, func(i, j int) bool { return p.order[i].Name < p.order[j].Name })
 	p.info, p.infoV1 = providerInfo(desc)
 	p.sessions.max = p.opt.MaxSessions
-	p.ops.init(p.opt.MaxOperations)
+	p.ops.init(operationSlots(p.opt))
 	if err := p.recoverOperations(context.Background()); err != nil {
 		p.Close(context.Background())
 		return nil, err
@@ -194,6 +195,14 @@ func withDefaults(o Options) Options {
 		o.RetryAfter = 100 * time.Millisecond
 	}
 	return operationDefaults(o)
+}
+
+// operationSlots is MaxOperations, capped by the store's OperationSlots.
+func operationSlots(o Options) int {
+	if s, ok := o.Store.(store.OperationSlots); ok {
+		return max(1, min(o.MaxOperations, s.OperationSlots()))
+	}
+	return o.MaxOperations
 }
 
 func operationDefaults(o Options) Options {

@@ -189,8 +189,18 @@ type Tx interface {
 // stores nothing.
 type TxFunc func(ctx context.Context, tx Tx) (Outcome, error)
 
+// OperationSlots is implemented by a store whose every running operation
+// holds a scarce resource (a pooled database connection): the engine runs
+// at most OperationSlots operations at once, so that the rest of the pool
+// stays free for other calls, cancel requests and get_operation.
+type OperationSlots interface {
+	OperationSlots() int
+}
+
 // Store is the durable record of a Provider. Implementations must be safe
-// for concurrent use.
+// for concurrent use. Lookup and Get never wait for a running
+// RunOperation: the engine answers retries and get_operation from them
+// while an operation holds its record.
 type Store interface {
 	// Lookup returns the live record for key, or ErrNotFound.
 	Lookup(ctx context.Context, key Key, now time.Time) (Record, error)

@@ -36,6 +36,7 @@ func (o Options) withDefaults() Options {
 type Store struct {
 	db    *sql.DB
 	batch int
+	conns int
 }
 
 var _ store.Store = (*Store)(nil)
@@ -59,8 +60,13 @@ func Open(ctx context.Context, dsn string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("pgstore: %w", err)
 	}
-	return &Store{db: db, batch: opt.PurgeBatch}, nil
+	return &Store{db: db, batch: opt.PurgeBatch, conns: opt.MaxConns}, nil
 }
+
+// OperationSlots implements store.OperationSlots: a running operation
+// holds a connection for its whole handler, so at most half of the pool
+// (at least one) runs operations and the rest serves other calls.
+func (s *Store) OperationSlots() int { return max(1, s.conns/2) }
 
 // DB returns the underlying database, for the Provider's own statements
 // outside an attempt (its schema, its reads).

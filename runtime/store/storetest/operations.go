@@ -24,6 +24,25 @@ func runOperations(t *testing.T, open Open) {
 	t.Run("accept uses the token", func(t *testing.T) { acceptToken(t, open(t)) })
 	t.Run("purge keeps running operations", func(t *testing.T) { purgeOperations(t, open(t)) })
 	t.Run("file results round-trip", func(t *testing.T) { fileOutcome(t, open(t)) })
+	t.Run("reads never wait for a run", func(t *testing.T) { readsDuringRun(t, open(t)) })
+}
+
+// readsDuringRun checks that Lookup and Get answer while RunOperation
+// holds the record, within a short timeout.
+func readsDuringRun(t *testing.T, s store.Store) {
+	a := attempt("r1", `{}`)
+	mustAccept(t, s, a, "op_1")
+	s.RunOperation(ctx, a.Key, t0.Add(time.Hour), func(context.Context, store.Tx) (store.Outcome, error) {
+		short, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		if rec, err := s.Lookup(short, a.Key, t0); err != nil || rec.State.Terminal() {
+			t.Errorf("Lookup during the run = %+v, %v", rec, err)
+		}
+		if rec, err := s.Get(short, a.Key); err != nil || rec.OperationID != "op_1" {
+			t.Errorf("Get during the run = %+v, %v", rec, err)
+		}
+		return store.Outcome{Data: []byte(`{}`)}, nil
+	})
 }
 
 func mustAccept(t *testing.T, s store.Store, a store.Attempt, id string) store.Record {
