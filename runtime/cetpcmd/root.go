@@ -48,6 +48,7 @@ func NewRoot(env Env) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.CompletionOptions.DisableDefaultCmd = true
 	pf := root.PersistentFlags()
 	pf.String(SocketFlag, "", "the Provider's socket (default $"+SocketEnv+")")
 	pf.Duration(TimeoutFlag, DefaultTimeout, "bound of the whole command, 0 for none")
