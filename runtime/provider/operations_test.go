@@ -418,3 +418,28 @@ func openSQLiteAt(t testing.TB, path string) *sqlitestore.Store {
 	t.Cleanup(func() { st.Close() })
 	return st
 }
+
+// TestBackgroundPurge checks that the Provider purges expired records on
+// its own, every PurgeEvery, and stops when closed.
+func TestBackgroundPurge(t *testing.T) {
+	clk := newClock()
+	st := memstore.New()
+	f := newOpFixture(t, st, provider.Options{Now: clk.Now, PurgeEvery: 10 * time.Millisecond})
+	c := f.client(t, callerA, nil)
+	c.Now = clk.Now
+	id, op := accept(t, c, "export_report")
+	close(f.release)
+	waitState(t, c, id, op, "succeeded")
+	clk.Advance(25 * time.Hour)
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := st.Get(context.Background(), store.Key{Caller: callerA.Key(), Provider: providerA, RequestID: id}); err != nil {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the expired record was never purged")
+		}
+	}
+	if err := f.p.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -74,6 +74,10 @@ type Options struct {
 	// TempDir is where file results are written before being unlinked;
 	// it defaults to os.TempDir().
 	TempDir string
+	// PurgeEvery is how often the Provider deletes expired records and
+	// tokens in the background (Purge) until Close; it defaults to
+	// DefaultPurgeEvery, and a negative value turns it off.
+	PurgeEvery time.Duration
 }
 
 // Provider is the engine of one CETP Provider. It is safe for concurrent
@@ -152,6 +156,7 @@ func New(desc Descriptor, tools []Tool, opt Options) (*Provider, error) {
 		p.Close(context.Background())
 		return nil, err
 	}
+	p.startPurging()
 	return p, nil
 }
 
@@ -220,6 +225,9 @@ func operationDefaults(o Options) Options {
 	}
 	if o.MaxFileResultBytes <= 0 {
 		o.MaxFileResultBytes = DefaultMaxFileResultBytes
+	}
+	if o.PurgeEvery == 0 {
+		o.PurgeEvery = DefaultPurgeEvery
 	}
 	return o
 }
@@ -417,8 +425,9 @@ func revision(tools []*tool) string {
 }
 
 // Purge deletes deduplication records and resume tokens whose window has
-// passed. The app calls it from time to time (for example hourly); records
-// are kept at least idempotency_window_seconds, as §6 requires.
+// passed; records are kept at least idempotency_window_seconds, as §6
+// requires. The Provider calls it every Options.PurgeEvery; an app may
+// call it too.
 func (p *Provider) Purge(ctx context.Context) (int64, error) {
 	if p.opt.Store == nil {
 		return 0, nil
