@@ -33,6 +33,9 @@ func OSSource(dir string) (fs.FS, error) {
 // order, so the result does not depend on the order given). It returns the
 // IR of every Provider when no diagnostic is an error.
 func Check(open Source, dirs []string) ([]*ir.Provider, diag.List, error) {
+	// The meta-schemas compile while the first spec loads rather than
+	// after it; Validate waits for them if they are not ready.
+	go validate.Prepare()
 	dirs = sortedUnique(dirs)
 	var all diag.List
 	var providers []*ir.Provider

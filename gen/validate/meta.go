@@ -57,6 +57,14 @@ func loadFlatMeta() (*jsonschema.Schema, error) {
 	return flatMeta, flatErr
 }
 
+// Prepare compiles the meta-schemas, which Validate otherwise does on its
+// first call, so that a caller can do it while it loads the specs. It is
+// safe to call from any goroutine, any number of times.
+func Prepare() {
+	loadMeta()
+	loadFlatMeta()
+}
+
 // loadMeta compiles the embedded meta-schemas once per process.
 func loadMeta() (*metaSchemas, error) {
 	metaOnce.Do(func() { meta, metaErr = compileMeta() })
