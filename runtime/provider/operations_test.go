@@ -443,3 +443,47 @@ func TestBackgroundPurge(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestInlineBoundary checks the Binder-like bound of §4.5 to the byte: a
+// data object of exactly max_inline_result_bytes is inline, one byte more
+// is a file (with large_results) or RESULT_TOO_LARGE (without), and the
+// file holds exactly the value.
+func TestInlineBoundary(t *testing.T) {
+	const limit = provider.MinInlineResultBytes
+	blob := func(n int) json.RawMessage { return json.RawMessage(`{"blob":"` + strings.Repeat("x", n) + `"}`) }
+	exact := limit - len(`{"kind":"inline","value":}`) - len(`{"blob":""}`)
+	var size atomic.Int64
+	tool := provider.Tool{Name: "sized", Title: "t", Description: "d",
+		InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object"}`),
+		Annotations: provider.Annotations{Effect: provider.EffectRead, Risk: provider.RiskLow,
+			Confirmation: provider.ConfirmNever, Execution: provider.ExecSync},
+		Handler: func(context.Context, *provider.Call, json.RawMessage) (json.RawMessage, error) {
+			return blob(int(size.Load())), nil
+		}}
+	p, err := provider.New(provider.Descriptor{ID: providerA, Name: "A", Versions: []int{2},
+		Capabilities: []string{protocol.CapLargeResults}}, []provider.Tool{tool}, provider.Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	large := &providertest.Client{P: p, Caller: callerA}
+	small := &providertest.Client{P: p, Caller: callerA, Capabilities: []string{}}
+	for _, c := range []*providertest.Client{large, small} {
+		if _, err := c.Negotiate(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	size.Store(int64(exact))
+	for _, c := range []*providertest.Client{large, small} {
+		b := c.Execute(context.Background(), providertest.NewRequestID(), "sized", `{}`, "")
+		if d, _, _ := b.String(protocol.KeyData); len(d) != limit || b[protocol.KeyResultFD] != nil {
+			t.Fatalf("at the limit: data of %d bytes, want %d inline", len(d), limit)
+		}
+	}
+	size.Store(int64(exact + 1))
+	id := providertest.NewRequestID()
+	if got := readResultFile(t, large.Execute(context.Background(), id, "sized", `{}`, "")); got != string(blob(exact+1)) {
+		t.Fatalf("one byte over: the file holds %d bytes", len(got))
+	}
+	id = providertest.NewRequestID()
+	check(t, small.Execute(context.Background(), id, "sized", `{}`, ""), err2(protocol.CodeResultTooLarge, false, id))
+}
