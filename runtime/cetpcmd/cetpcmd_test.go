@@ -272,3 +272,12 @@ func TestTimeoutWhileFollowingCancelsTheOperation(t *testing.T) {
 		t.Fatalf("after the timeout: exit %d\n%s%s", code, out, errb)
 	}
 }
+
+func TestTimeoutBoundsASynchronousCall(t *testing.T) {
+	env, _, errb := newEnv(t, nil, 2*time.Second)
+	start := time.Now()
+	code := Run(context.Background(), env, []string{"call", "--socket", "s", "--sync", "--timeout", "100ms", "slow"})
+	if e := cliError(t, errb.String()); code != ExitProvider || e.Code != "DEADLINE_EXCEEDED" || time.Since(start) > time.Second {
+		t.Fatalf("exit %d after %v, error %+v", code, time.Since(start), e)
+	}
+}

@@ -83,8 +83,12 @@ func (r *runner) context(cmd *cobra.Command) (context.Context, context.CancelFun
 
 // open connects to the Provider at --socket (else $CETP_SOCKET) and
 // returns a Consumer client on the connection. Resolutions are launched
-// through the connection with a notice on stderr.
+// through the connection with a notice on stderr. Each call's deadline is
+// the command's: --timeout, or the client's default when it is 0.
 func (r *runner) open(ctx context.Context, cmd *cobra.Command, opt consumer.Options) (*session, error) {
+	if d, _ := cmd.Flags().GetDuration(TimeoutFlag); d > 0 {
+		opt.Timeout = d
+	}
 	socket, _ := cmd.Flags().GetString(SocketFlag)
 	if socket == "" {
 		socket = r.env.getenv(SocketEnv)
