@@ -3,6 +3,7 @@ package validate
 import (
 	"regexp"
 	"slices"
+	"strconv"
 
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/spec"
@@ -44,7 +45,7 @@ func toolLints(doc *spec.Doc, t *spec.Tool) diag.List {
 		l.Warnf(doc.Pos("/output_schema"), "open-output",
 			"output_schema accepts any value, so neither the Provider nor Consumers can check results; describe the result")
 	}
-	l.Add(instructionLints(doc, "", doc.Value)...)
+	l.Add(instructionLints(doc, doc.Value)...)
 	return l
 }
 
@@ -68,25 +69,41 @@ func acceptsAnything(schema any) bool {
 
 // instructionLints walks a document and warns about every title or
 // description (also inside schemas) that reads like an agent instruction.
-func instructionLints(doc *spec.Doc, ptr string, v any) diag.List {
-	var l diag.List
+func instructionLints(doc *spec.Doc, v any) diag.List {
+	w := instructionWalk{doc: doc}
+	w.walk(v)
+	return w.diags
+}
+
+// instructionWalk is one walk of instructionLints. path holds the
+// pointer tokens down to the current value; a pointer is built only for
+// a warning.
+type instructionWalk struct {
+	doc   *spec.Doc
+	path  []string
+	diags diag.List
+}
+
+func (w *instructionWalk) walk(v any) {
 	switch node := v.(type) {
 	case map[string]any:
 		for k, child := range node {
-			p := ptr + "/" + spec.EscapeToken(k)
+			w.path = append(w.path, k)
 			if s, ok := child.(string); ok && (k == "title" || k == "description") && instructionRE.MatchString(s) {
-				l.Warnf(doc.Pos(p), "instruction-text",
+				w.diags.Warnf(w.doc.Pos(spec.Pointer(w.path...)), "instruction-text",
 					"this %s reads like an instruction to an agent; describe what the tool does, never tell the agent what to do", k)
-				continue
+			} else {
+				w.walk(child)
 			}
-			l.Add(instructionLints(doc, p, child)...)
+			w.path = w.path[:len(w.path)-1]
 		}
 	case []any:
 		for i, child := range node {
-			l.Add(instructionLints(doc, ptr+"/"+itoa(i), child)...)
+			w.path = append(w.path, strconv.Itoa(i))
+			w.walk(child)
+			w.path = w.path[:len(w.path)-1]
 		}
 	}
-	return l
 }
 
 // providerLints are the warnings about provider.yaml, given which scopes
@@ -99,7 +116,7 @@ func providerLints(doc *spec.Doc, p *spec.Provider, used map[string]bool, comple
 			l.Warnf(doc.Pos(spec.Pointer("scopes", itoa(i), "name")), "unused-scope", "scope %q is declared but no tool uses it", s.Name)
 		}
 	}
-	l.Add(instructionLints(doc, "", doc.Value)...)
+	l.Add(instructionLints(doc, doc.Value)...)
 	return l
 }
 
