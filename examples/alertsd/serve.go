@@ -17,9 +17,6 @@ import (
 // operations to return.
 const closeTimeout = 10 * time.Second
 
-// purgeEvery is how often expired deduplication records are deleted.
-const purgeEvery = time.Hour
-
 // serve opens the store, builds the Provider and serves it on the socket
 // until ctx ends, then shuts down in order: socket, operations, store.
 func serve(ctx context.Context, cfg config, e env) error {
@@ -70,7 +67,6 @@ func listenAndServe(ctx context.Context, cfg config, e env, p *provider.Provider
 		return fmt.Errorf("listen on %s: %w", cfg.socket, err)
 	}
 	defer os.Remove(cfg.socket)
-	go purge(ctx, p, e.stderr)
 	fmt.Fprintf(e.stderr, "alertsd: serving %s on %s (store %s, confirmations: %s)\n",
 		alerts.ProviderID, cfg.socket, cfg.db, confirmMode(cfg, e))
 	if err := unixsock.Serve(ctx, ln, p, unixsock.Options{}); err != nil {
@@ -99,21 +95,4 @@ func closeProvider(p *provider.Provider, stderr io.Writer) {
 		fmt.Fprintln(stderr, "alertsd:", err)
 	}
 	fmt.Fprintln(stderr, "alertsd: stopped")
-}
-
-// purge deletes expired deduplication records and resume tokens now and
-// then, until ctx ends.
-func purge(ctx context.Context, p *provider.Provider, stderr io.Writer) {
-	t := time.NewTicker(purgeEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if _, err := p.Purge(ctx); err != nil {
-				fmt.Fprintln(stderr, "alertsd: purge:", err)
-			}
-		}
-	}
 }
