@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 
 	"github.com/cetpgen/cetpgen/runtime/protocol"
@@ -55,7 +57,7 @@ func (p *Provider) visible(ctx context.Context, caller Caller, v1 bool) []*tool 
 // listTools returns the v2 list_tools data: {"revision":…,"tools":[…]}.
 func (p *Provider) listTools(ctx context.Context, caller Caller) []byte {
 	tools := p.visible(ctx, caller, false)
-	buf := append([]byte(`{"revision":"`), revision(tools)...)
+	buf := append([]byte(`{"revision":"`), p.revisionOf(tools)...)
 	buf = append(buf, `","tools":[`...)
 	for i, t := range tools {
 		if i > 0 {
@@ -77,4 +79,26 @@ func (p *Provider) listToolsV1(ctx context.Context, caller Caller) []byte {
 		buf = append(buf, t.wireV1...)
 	}
 	return append(buf, "]}"...)
+}
+
+// revisionOf returns the revision of a visible tool list. With
+// Descriptor.Revision (the content hash cetpgen computed for the whole
+// tool set) and every tool visible, it is that revision, so a Consumer
+// can compare it with the one its generated code pins; a caller who sees
+// a subset gets a hash of that revision and the visible names. Without
+// Descriptor.Revision it is the hash of the visible tools' wire forms.
+func (p *Provider) revisionOf(tools []*tool) string {
+	switch {
+	case p.desc.Revision == "":
+		return revision(tools)
+	case len(tools) == len(p.order):
+		return p.desc.Revision
+	}
+	h := sha256.New()
+	h.Write([]byte(p.desc.Revision))
+	for _, t := range tools {
+		h.Write([]byte{0})
+		h.Write([]byte(t.Name))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }

@@ -487,3 +487,38 @@ func TestInlineBoundary(t *testing.T) {
 	id = providertest.NewRequestID()
 	check(t, small.Execute(context.Background(), id, "sized", `{}`, ""), err2(protocol.CodeResultTooLarge, false, id))
 }
+
+// TestDescriptorRevision checks that list_tools answers the generated
+// revision to a caller who sees every tool, and another revision, stable
+// per visible set, to one who sees a subset.
+func TestDescriptorRevision(t *testing.T) {
+	hide := atomic.Bool{}
+	read := provider.Annotations{Effect: provider.EffectRead, Risk: provider.RiskLow, Confirmation: provider.ConfirmNever, Execution: provider.ExecSync}
+	mk := func(name string) provider.Tool {
+		return provider.Tool{Name: name, Title: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`),
+			OutputSchema: json.RawMessage(`{}`), Annotations: read,
+			Handler: func(context.Context, *provider.Call, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{}`), nil }}
+	}
+	p, err := provider.New(provider.Descriptor{ID: providerA, Name: "A", Versions: []int{2}, Revision: "15388e254f523f1c"},
+		[]provider.Tool{mk("one"), mk("two")}, provider.Options{
+			Visibility: func(_ context.Context, _ provider.Caller, ti provider.ToolInfo) bool { return !hide.Load() || ti.Name == "one" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &providertest.Client{P: p, Caller: callerA}
+	if _, err := c.Negotiate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rev := func() string {
+		b := p.Call(context.Background(), callerA, protocol.MethodListTools, c.Envelope(providertest.NewRequestID()))
+		return data(t, b)["revision"].(string)
+	}
+	if got := rev(); got != "15388e254f523f1c" {
+		t.Fatalf("all visible: revision %q", got)
+	}
+	hide.Store(true)
+	sub := rev()
+	if sub == "15388e254f523f1c" || len(sub) != 16 || rev() != sub {
+		t.Fatalf("subset: revision %q", sub)
+	}
+}

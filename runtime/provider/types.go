@@ -126,6 +126,11 @@ type Descriptor struct {
 	Capabilities []string
 	// Limits are the Provider's limits.
 	Limits Limits
+	// Revision, when set, is the content hash of the tool set that cetpgen
+	// computed (the generated package's Revision constant); list_tools
+	// answers it to callers who see every tool. Empty, the engine hashes
+	// the tools it serves.
+	Revision string
 }
 
 // Handler runs one tool call. args are the exact, schema-valid argument
