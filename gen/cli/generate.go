@@ -51,6 +51,7 @@ func runGenerate(cmd *cobra.Command, args []string, o generateOptions) error {
 	if err != nil {
 		return err
 	}
+	collectBetweenStages()
 	plan, err := gen.Plan(c.providers, o.targets, o.out)
 	if err != nil {
 		return failure(err)
