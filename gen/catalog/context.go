@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 )
@@ -35,6 +36,8 @@ type sourceSet struct {
 	prodSel  map[string][]selEntry
 	bindings map[string]map[string]string
 	mapExcl  map[string]string
+	exclFlag map[string][]string // canonical path -> flags of its mapping exclusions
+	refs     map[catalog.InterfaceRef]bool
 	typed    map[string]TypedTool
 	ifc      map[string]InterfaceTool
 }
@@ -84,11 +87,24 @@ func (s *sourceSet) addRest() {
 	if b := s.in.Bindings; b != nil {
 		s.bindings, s.mapExcl = b.Tools, b.MappingExclusions
 	}
+	s.exclFlag = map[string][]string{}
+	for _, key := range slices.Sorted(maps.Keys(s.mapExcl)) {
+		if c, flag, ok := strings.Cut(key, " --"); ok {
+			s.exclFlag[c] = append(s.exclFlag[c], flag)
+		}
+	}
 	if t := s.in.Typed; t != nil {
 		s.typed = t.Tools
 	}
+	s.refs = map[catalog.InterfaceRef]bool{}
 	if f := s.in.Interfaces; f != nil {
 		s.ifc = f.Tools
+		for _, t := range f.Tools {
+			s.refs[t.Ref] = true
+		}
+		for _, p := range f.Pinned {
+			s.refs[p] = true
+		}
 	}
 }
 
@@ -125,19 +141,5 @@ func (s *sourceSet) checkKnown(known map[string]bool) error {
 
 // pinned reports whether ref is in the pinned interface registry.
 func (s *sourceSet) pinned(ref *catalog.InterfaceRef) bool {
-	f := s.in.Interfaces
-	if f == nil || ref == nil {
-		return false
-	}
-	for _, t := range f.Tools {
-		if t.Ref == *ref {
-			return true
-		}
-	}
-	for _, p := range f.Pinned {
-		if p == *ref {
-			return true
-		}
-	}
-	return false
+	return ref != nil && s.refs[*ref]
 }

@@ -75,7 +75,7 @@ func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec) ([]byte, error) {
 		return nil, fmt.Errorf("the catalog does not store the tool")
 	}
 	got, err := c.Payload(catalog.Query{Path: t.Identity.CanonicalPath})
-	if err != nil || !bytes.Equal(mustJSON(got), want) {
+	if err != nil || !bytes.Equal(payloadJSON(got), want) {
 		return nil, fmt.Errorf("the canonical query does not return the stored payload (%v)", err)
 	}
 	if canonical, alias, ok := c.Resolve(t.Identity.PrimaryCLIPath); !ok || alias || canonical != t.Identity.CanonicalPath {
@@ -86,11 +86,24 @@ func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := AliasViewProblem(want, mustJSON(got), a); err != nil {
+		if err := AliasViewProblem(want, payloadJSON(got), a); err != nil {
 			return nil, err
 		}
 	}
 	return want, nil
+}
+
+// payloadJSON is the compact JSON of a query payload, json.Marshal(v):
+// a leaf through its hand-written encoder.
+func payloadJSON(v any) []byte {
+	if t, ok := v.(*catalog.ToolSpec); ok {
+		b, err := t.AppendJSON(nil)
+		if err != nil {
+			panic(fmt.Sprintf("catalog: tool %s: %v", t.Identity.CanonicalPath, err))
+		}
+		return b
+	}
+	return mustJSON(v)
 }
 
 // AliasViewProblem reports how an alias payload differs from the primary

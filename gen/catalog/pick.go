@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 )
@@ -115,11 +116,34 @@ func candLess[T any](ranks map[string]int, a, b *cand[T]) bool {
 	return a.ref < b.ref
 }
 
-// mustJSON encodes v; every candidate value is plain data.
+// mustJSON encodes v; every candidate value is plain data. Strings, bools
+// and string lists, most candidates, skip reflection.
 func mustJSON(v any) json.RawMessage {
+	switch x := v.(type) {
+	case string:
+		return catalog.AppendJSONString(nil, x)
+	case bool:
+		return strconv.AppendBool(nil, x)
+	case []string:
+		if x != nil {
+			return appendStringList(x)
+		}
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("catalog: candidate value %#v: %v", v, err))
 	}
 	return b
+}
+
+// appendStringList encodes a non-nil list of strings.
+func appendStringList(list []string) []byte {
+	b := []byte{'['}
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = catalog.AppendJSONString(b, s)
+	}
+	return append(b, ']')
 }

@@ -93,11 +93,7 @@ func (r *toolResolver) checkFlagRefs(known map[string]bool) error {
 	}
 	names = append(names, slices.Sorted(maps.Keys(r.s.bindings[r.canonical()]))...)
 	names = append(names, slices.Sorted(maps.Keys(r.s.typed[r.canonical()].Parameters))...)
-	for key := range r.s.mapExcl {
-		if c, flag, ok := strings.Cut(key, " --"); ok && c == r.canonical() {
-			names = append(names, flag)
-		}
-	}
+	names = append(names, r.s.exclFlag[r.canonical()]...)
 	for _, n := range names {
 		if !known[n] {
 			return fmt.Errorf("sources name flag --%s, which the command does not accept", n)

@@ -57,6 +57,7 @@ type jsonWriter struct {
 	err         error
 	compactFrom int
 	out         io.Writer // if set, spill streams the buffer to it
+	last        int       // room for the next hand-encoded value
 }
 
 // size is the number of bytes written so far.
@@ -77,6 +78,24 @@ func (w *jsonWriter) writeBig(b []byte) {
 	}
 	w.chunks = append(w.chunks, b)
 	w.base += len(b)
+}
+
+// blockSize is the size of the blocks a large output is written in.
+const blockSize = 1 << 20
+
+// room makes sure the buffer has n bytes free. A buffer without them
+// becomes a chunk and a new one of at least blockSize begins, so that a
+// large output grows block by block, never copied or cleared twice as a
+// doubling buffer would be.
+func (w *jsonWriter) room(n int) {
+	if w.out != nil || w.buf.Available() >= n {
+		return
+	}
+	if w.buf.Len() > 0 {
+		w.base += w.buf.Len()
+		w.chunks = append(w.chunks, w.buf.Bytes())
+	}
+	w.buf = *bytes.NewBuffer(make([]byte, 0, max(blockSize, 2*n)))
 }
 
 // pieces returns every written byte, in order, as slices.
@@ -105,8 +124,11 @@ func (w *jsonWriter) lines(depth int) bool { return depth < w.compactFrom }
 // value writes v as a value at depth and returns its span.
 func (w *jsonWriter) value(v any, depth int) Span {
 	start := w.size()
+	if !w.lines(depth) && w.appendFast(v) {
+		return Span{start, w.size() - start}
+	}
 	if t, ok := v.(*ToolSpec); ok {
-		v = t.wire() // skip the extra compaction pass of a Marshaler
+		v = t.wire()
 	}
 	var b []byte
 	var err error
@@ -120,6 +142,28 @@ func (w *jsonWriter) value(v any, depth int) Span {
 		w.err = err
 	}
 	return Span{start, w.size() - start}
+}
+
+// appendFast writes the compact JSON of the payload types that have a
+// hand-written encoder straight into the buffer, with room for the size
+// of the last such value, and reports whether v was one of them.
+func (w *jsonWriter) appendFast(v any) bool {
+	var b []byte
+	var err error
+	switch x := v.(type) {
+	case *ToolSpec:
+		w.room(w.last)
+		b, err = x.AppendJSON(w.buf.AvailableBuffer())
+	case *summaryWire:
+		w.room(w.last)
+		b, err = appendSummaryWire(w.buf.AvailableBuffer(), x)
+	default:
+		return false
+	}
+	w.last = len(b) + len(b)/4
+	w.buf.Write(b)
+	w.fail(err)
+	return true
 }
 
 // fail records the first error of a write.

@@ -68,7 +68,7 @@ func productFromWire(w *productWire) ProductSpec {
 func (p *ProductSpec) SummaryPayload() (any, error) {
 	w := p.head()
 	for i := range p.Tools {
-		b, err := json.Marshal(p.Tools[i].Summary())
+		b, err := p.Tools[i].AppendSummaryJSON(nil)
 		if err != nil {
 			return nil, err
 		}

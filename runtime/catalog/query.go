@@ -165,7 +165,7 @@ func (c *Catalog) Product(i int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, _ := json.Marshal(s)
+		b, _ := appendSummaryWire(nil, s)
 		p.Tools = append(p.Tools, b)
 	}
 	return &productPayload{Count: len(p.Tools), Kind: Kind, Level: "product", Product: p, Source: CatalogSource}, nil

@@ -91,9 +91,7 @@ func strs(s []string) []string {
 }
 
 // MarshalJSON writes the full leaf payload of t.
-func (t ToolSpec) MarshalJSON() ([]byte, error) {
-	return json.Marshal(t.wire())
-}
+func (t ToolSpec) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil) }
 
 // UnmarshalJSON strictly decodes a full leaf payload into t.
 func (t *ToolSpec) UnmarshalJSON(data []byte) error {
@@ -178,17 +176,19 @@ func provOrEmpty(m map[string]FieldProvenance) map[string]FieldProvenance {
 }
 
 // Summary returns the summary payload of t (dws ToSummaryPayload).
-func (t *ToolSpec) Summary() any {
-	w := t.wire()
+func (t *ToolSpec) Summary() any { return t.summaryWire() }
+
+func (t *ToolSpec) summaryWire() *summaryWire {
+	id, sel := &t.Identity, &t.Selection
 	return &summaryWire{
-		AgentMetadataSource: w.AgentMetadataSource, AgentSummary: w.AgentSummary,
-		AgentSummarySource: w.AgentSummarySource, Aliases: w.Aliases, Availability: w.Availability,
-		AvoidWhen: w.AvoidWhen, CanonicalPath: w.CanonicalPath, CLIName: w.CLIName, CLIPath: w.CLIPath,
-		Confirmation: w.Confirmation, Description: w.Description, DryRun: w.DryRun, Effect: w.Effect,
-		Group: w.Group, Idempotency: w.Idempotency, InterfaceMode: w.InterfaceMode,
-		InterfaceReason: w.InterfaceReason, InterfaceRef: w.InterfaceRef, MetadataSource: w.MetadataSource,
-		Name: w.Name, PrimaryCLIPath: w.PrimaryCLIPath, Reviewed: w.Reviewed, Risk: w.Risk,
-		Title: w.Title, UseWhen: w.UseWhen,
+		AgentMetadataSource: sel.MetadataSource, AgentSummary: sel.AgentSummary,
+		AgentSummarySource: sel.AgentSummarySource, Aliases: id.Aliases, Availability: t.Interface.Availability,
+		AvoidWhen: strs(sel.AvoidWhen), CanonicalPath: id.CanonicalPath, CLIName: id.CLIName, CLIPath: id.CLIPath,
+		Confirmation: t.Safety.Confirmation, Description: t.Description, DryRun: t.DryRun, Effect: t.Safety.Effect,
+		Group: id.Group, Idempotency: t.Safety.Idempotency, InterfaceMode: t.Interface.Mode,
+		InterfaceReason: t.Interface.Reason, InterfaceRef: t.Interface.Ref, MetadataSource: t.MetadataSource,
+		Name: id.Name, PrimaryCLIPath: id.PrimaryCLIPath, Reviewed: sel.Reviewed, Risk: t.Safety.Risk,
+		Title: t.Title, UseWhen: strs(sel.UseWhen),
 	}
 }
 

@@ -19,40 +19,58 @@ const Dir = "cli"
 // Generate renders the CLI of one Provider into cli/<slug>/: main.go, the
 // data table app.go, and catalog.go with the command registry, the catalog
 // and its index, built from the same table through every gate of
-// gen/catalog (twice, for the byte-stability gate).
+// gen/catalog (twice, for the byte-stability gate). main.go and app.go do
+// not depend on the catalog, so they are rendered while it builds.
 func Generate(p *ir.Provider) ([]emit.File, error) {
 	app, err := BuildApp(p)
 	if err != nil {
 		return nil, err
 	}
+	var table []emit.File
+	var tableErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		table, tableErr = renderTable(p, app)
+	}()
 	res, err := catalog.BuildStable(Input(p, app))
+	<-done
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %s: %w", p.Dir, err)
+	}
+	if tableErr != nil {
+		return nil, tableErr
 	}
 	reg, err := RegistryJSON(app)
 	if err != nil {
 		return nil, err
 	}
-	return render(p, app, reg, res)
+	data, err := renderCatalog(p, reg, res)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: catalog.go: %w", err)
+	}
+	return append(table, emit.File{Path: filePath(p, "catalog.go"), Data: data}), nil
 }
 
-// render renders the three files of the CLI.
-func render(p *ir.Provider, app *cetpcli.App, reg []byte, res *catalog.Result) ([]emit.File, error) {
+// filePath is the output path of one file of the CLI of p.
+func filePath(p *ir.Provider, name string) string { return Dir + "/" + p.Slug + "/" + name }
+
+// renderTable renders main.go and the data table app.go.
+func renderTable(p *ir.Provider, app *cetpcli.App) ([]emit.File, error) {
 	parts := []struct {
-		name   string
-		render func() ([]byte, error)
+		name string
+		body func(f *jen.File)
 	}{
-		{"main.go", func() ([]byte, error) { return renderFile(p, func(f *jen.File) { renderMain(f, p, app) }) }},
-		{"app.go", func() ([]byte, error) { return renderFile(p, func(f *jen.File) { renderApp(f, app) }) }},
-		{"catalog.go", func() ([]byte, error) { return renderCatalog(p, reg, res) }},
+		{"main.go", func(f *jen.File) { renderMain(f, p, app) }},
+		{"app.go", func(f *jen.File) { renderApp(f, app) }},
 	}
 	var files []emit.File
 	for _, part := range parts {
-		data, err := part.render()
+		data, err := renderFile(p, part.body)
 		if err != nil {
 			return nil, fmt.Errorf("catalog: %s: %w", part.name, err)
 		}
-		files = append(files, emit.File{Path: Dir + "/" + p.Slug + "/" + part.name, Data: data})
+		files = append(files, emit.File{Path: filePath(p, part.name), Data: data})
 	}
 	return files, nil
 }
@@ -113,26 +131,47 @@ func renderApp(f *jen.File, app *cetpcli.App) {
 // renderCatalog renders the registry, the catalog and its index as string
 // constants, each line of JSON one line of Go. The literals, megabytes for
 // a large Provider, are put in after jennifer has formatted the file (gofmt
-// leaves a raw string as it is), so that formatting does not scan them.
+// leaves a raw string as it is), so that formatting does not scan them: the
+// formatted file is split around each placeholder and the pieces and
+// literals are written once into a buffer of the file's final size.
 //
 //	// commandRegistry is the command registry (schema_command_registry.json) the catalog was bound from.
 //	const commandRegistry = `{…}`
 func renderCatalog(p *ir.Provider, reg []byte, res *catalog.Result) ([]byte, error) {
-	consts := []struct{ name, doc, data string }{
-		{"commandRegistry", "is the command registry (schema_command_registry.json) the catalog was bound from.", string(reg)},
-		{"catalogJSON", "is the Agent schema catalog (schema_catalog.json) the schema command serves.", string(res.Data)},
-		{"catalogIndexJSON", "is the catalog's index (schema_catalog.index.json).", string(res.Index)},
+	consts := []struct {
+		name, doc string
+		data      []byte
+	}{
+		{"commandRegistry", "is the command registry (schema_command_registry.json) the catalog was bound from.", reg},
+		{"catalogJSON", "is the Agent schema catalog (schema_catalog.json) the schema command serves.", res.Data},
+		{"catalogIndexJSON", "is the catalog's index (schema_catalog.index.json).", res.Index},
 	}
-	data, err := renderFile(p, func(f *jen.File) {
+	skeleton, err := renderFile(p, func(f *jen.File) {
 		for _, c := range consts {
 			f.Comment("// " + c.name + " " + c.doc)
 			f.Const().Id(c.name).Op("=").Id(placeholder(c.name))
 		}
 	})
-	for _, c := range consts {
-		data = bytes.Replace(data, []byte(" = "+placeholder(c.name)+"\n"), []byte(" = "+goString(c.data)+"\n"), 1)
+	if err != nil {
+		return nil, err
 	}
-	return data, err
+	size := len(skeleton)
+	for _, c := range consts {
+		size += goStringLen(c.data)
+	}
+	out := make([]byte, 0, size)
+	for _, c := range consts {
+		before, after, ok := bytes.Cut(skeleton, []byte(" = "+placeholder(c.name)+"\n"))
+		if !ok {
+			return nil, fmt.Errorf("the placeholder of %s is missing from the formatted file", c.name)
+		}
+		out = append(out, before...)
+		out = append(out, " = "...)
+		out = appendGoString(out, c.data)
+		out = append(out, '\n')
+		skeleton = after
+	}
+	return append(out, skeleton...), nil
 }
 
 // placeholder stands for the literal of constant name until the file is

@@ -1,10 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"reflect"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/cetpgen/cetpgen/runtime/cetpcli"
 	"github.com/dave/jennifer/jen"
@@ -86,25 +85,58 @@ func sliceLiteral(v reflect.Value) jen.Code {
 	})
 }
 
-// goString renders s as a Go string expression: raw string literals, with
-// the characters a raw literal cannot hold (backquote, byte order mark)
-// quoted and concatenated, so that every line of s stays one line.
+// bom is the byte order mark, which a Go source file may not contain.
+const bom = "\uFEFF"
+
+// Quoted forms of the characters a raw string literal cannot hold, each
+// between the end of one raw literal and the start of the next.
+var (
+	quotedBackquote = "` + " + strconv.Quote("`") + " + `"
+	quotedBOM       = "` + " + strconv.Quote(bom) + " + `"
+)
+
+// appendGoString appends s to b as a Go string expression: raw string
+// literals, with the characters a raw literal cannot hold (backquote, byte
+// order mark) quoted and concatenated, so that every line of s stays one
+// line.
 //
 //	`{"catalog": …` + "`" + `…`
-func goString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('`')
-	for {
-		i := strings.IndexAny(s, "`\uFEFF")
+func appendGoString(b, s []byte) []byte {
+	b = append(b, '`')
+	for len(s) > 0 {
+		i, n := nextUnraw(s)
 		if i < 0 {
+			b = append(b, s...)
 			break
 		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		b.WriteString(s[:i] + "` + " + strconv.Quote(s[i:i+size]) + " + `")
-		s = s[i+size:]
+		b = append(b, s[:i]...)
+		if n == 1 {
+			b = append(b, quotedBackquote...)
+		} else {
+			b = append(b, quotedBOM...)
+		}
+		s = s[i+n:]
 	}
-	b.WriteString(s)
-	b.WriteByte('`')
-	return b.String()
+	return append(b, '`')
+}
+
+// nextUnraw returns the offset and length of the first backquote or byte
+// order mark in s, or -1. Both searches are the fast ones of package
+// bytes; a BOM is looked for only up to the next backquote.
+func nextUnraw(s []byte) (int, int) {
+	q := bytes.IndexByte(s, '`')
+	head := s
+	if q >= 0 {
+		head = s[:q]
+	}
+	if m := bytes.Index(head, []byte(bom)); m >= 0 {
+		return m, len(bom)
+	}
+	return q, 1
+}
+
+// goStringLen is the length appendGoString adds for s.
+func goStringLen(s []byte) int {
+	return len(s) + 2 + bytes.Count(s, []byte("`"))*(len(quotedBackquote)-1) +
+		bytes.Count(s, []byte(bom))*(len(quotedBOM)-len(bom))
 }
