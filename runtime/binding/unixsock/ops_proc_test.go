@@ -3,6 +3,7 @@ package unixsock_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,8 +18,11 @@ import (
 
 // Environment of the "opspy" child: the operation it tries to reach.
 const (
-	envOpID    = "CETP_UNIXSOCK_OP"
-	envOpReqID = "CETP_UNIXSOCK_OP_REQUEST"
+	envOpID      = "CETP_UNIXSOCK_OP"
+	envOpReqID   = "CETP_UNIXSOCK_OP_REQUEST"
+	envResume    = "CETP_UNIXSOCK_RESUME"
+	envResumeReq = "CETP_UNIXSOCK_RESUME_REQUEST"
+	resumeArgs   = `{"all":true}`
 )
 
 // childOpSpy opens its own session and tries to read and cancel another
@@ -34,7 +38,8 @@ func childOpSpy(path, opID, requestID string) int {
 	op := &consumer.Operation{ID: opID, RequestID: requestID, Tool: "slow"}
 	_, getErr := c.GetOperation(context.Background(), op)
 	cancelErr := c.CancelOperation(context.Background(), op)
-	fmt.Printf("get=%s cancel=%s\n", consumer.CodeOf(getErr), consumer.CodeOf(cancelErr))
+	_, resumeErr := c.ResumeTool(context.Background(), os.Getenv(envResumeReq), "wipe", json.RawMessage(resumeArgs), os.Getenv(envResume))
+	fmt.Printf("get=%s cancel=%s resume=%s\n", consumer.CodeOf(getErr), consumer.CodeOf(cancelErr), consumer.CodeOf(resumeErr))
 	return 0
 }
 
@@ -58,7 +63,7 @@ func TestOperationsTwoProcesses(t *testing.T) {
 	if err != nil || op == nil {
 		t.Fatalf("StartTool = %+v, %v", op, err)
 	}
-	t.Run("second UID", func(t *testing.T) { opSpy(t, dir, path, op) })
+	t.Run("second UID", func(t *testing.T) { opSpy(t, dir, path, c, op) })
 	if err := c.CancelOperation(ctx, op); err != nil {
 		t.Fatal(err)
 	}
@@ -87,14 +92,16 @@ func bigOverSocket(t *testing.T, tr *unixsock.Transport, c *consumer.Client) {
 	childFDs(t, tr, token, childBase)
 }
 
-// opSpy runs the second client. As root it runs as nobody and both
-// attempts must be INVALID_REQUEST; without root it runs as the same UID
-// and package-less caller, which is the same caller, so the test only
-// logs.
-func opSpy(t *testing.T, dir, path string, op *consumer.Operation) {
+// opSpy runs the second client. As root it runs as nobody, and reading
+// or cancelling the first caller's operation and replaying its resume
+// token must each be INVALID_REQUEST. Without root no second UID exists,
+// and the test is skipped.
+func opSpy(t *testing.T, dir, path string, c *consumer.Client, op *consumer.Operation) {
+	resumeID, token := pendingResume(t, c)
 	exe := filepath.Join(dir, "spy.test")
 	copyFile(t, mustExecutable(t), exe)
-	cmd := childCmd(t, exe, "opspy", path, envOpID+"="+op.ID, envOpReqID+"="+op.RequestID)
+	cmd := childCmd(t, exe, "opspy", path, envOpID+"="+op.ID, envOpReqID+"="+op.RequestID,
+		envResume+"="+token, envResumeReq+"="+resumeID)
 	cmd.Dir = dir
 	if os.Getuid() != 0 {
 		t.Skip("not root: no second UID to run the client as")
@@ -104,8 +111,20 @@ func opSpy(t *testing.T, dir, path string, op *consumer.Operation) {
 	if err != nil {
 		t.Fatalf("second client: %v", err)
 	}
-	if want := "get=INVALID_REQUEST cancel=INVALID_REQUEST\n"; string(out) != want {
+	if want := "get=INVALID_REQUEST cancel=INVALID_REQUEST resume=INVALID_REQUEST\n"; string(out) != want {
 		t.Fatalf("second client printed %q, want %q", out, want)
 	}
 
+}
+
+// pendingResume starts the wipe tool, which needs confirmation, and
+// returns its request ID and the resume token the Provider answered with.
+func pendingResume(t *testing.T, c *consumer.Client) (string, string) {
+	id := consumer.NewRequestID()
+	_, err := c.ExecuteToolID(context.Background(), id, "wipe", json.RawMessage(resumeArgs))
+	var e *consumer.Error
+	if !errors.As(err, &e) || e.Code != protocol.CodeUserActionRequired || e.ResumeToken == "" {
+		t.Fatalf("wipe = %v, want USER_ACTION_REQUIRED with a resume token", err)
+	}
+	return id, e.ResumeToken
 }
