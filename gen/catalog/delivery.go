@@ -42,8 +42,9 @@ func gateLeaves(c *catalog.Catalog, tools []*catalog.ToolSpec) (map[string][]byt
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var scratch []byte
 			for i := w; i < len(tools); i += workers {
-				want[i], errs[i] = gateLeafViews(c, tools[i])
+				want[i], errs[i] = gateLeafViews(c, tools[i], &scratch)
 			}
 		}()
 	}
@@ -68,14 +69,18 @@ func sameJSON(a, b any) bool {
 // canonical query) and requires it to encode back to the stored bytes,
 // which the serializer wrote from the resolved ToolSpec; the primary path
 // must resolve to it, and each alias must give the alias view. It returns
-// the stored payload, which --all copies.
-func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec) ([]byte, error) {
+// the stored payload, which --all copies. scratch is the worker's buffer
+// for the encoding, reused from tool to tool.
+func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec, scratch *[]byte) ([]byte, error) {
 	want, ok := c.StoredTool(t.Identity.CanonicalPath)
 	if !ok {
 		return nil, fmt.Errorf("the catalog does not store the tool")
 	}
 	got, err := c.Payload(catalog.Query{Path: t.Identity.CanonicalPath})
-	if err != nil || !bytes.Equal(payloadJSON(got), want) {
+	if err == nil {
+		*scratch, err = appendPayload((*scratch)[:0], got)
+	}
+	if err != nil || !bytes.Equal(*scratch, want) {
 		return nil, fmt.Errorf("the canonical query does not return the stored payload (%v)", err)
 	}
 	if canonical, alias, ok := c.Resolve(t.Identity.PrimaryCLIPath); !ok || alias || canonical != t.Identity.CanonicalPath {
@@ -86,24 +91,25 @@ func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := AliasViewProblem(want, payloadJSON(got), a); err != nil {
+		view, err := appendPayload(nil, got)
+		if err != nil {
+			return nil, err
+		}
+		if err := AliasViewProblem(want, view, a); err != nil {
 			return nil, err
 		}
 	}
 	return want, nil
 }
 
-// payloadJSON is the compact JSON of a query payload, json.Marshal(v):
-// a leaf through its hand-written encoder.
-func payloadJSON(v any) []byte {
+// appendPayload appends the compact JSON of a query payload,
+// json.Marshal(v): a leaf through its hand-written encoder.
+func appendPayload(b []byte, v any) ([]byte, error) {
 	if t, ok := v.(*catalog.ToolSpec); ok {
-		b, err := t.AppendJSON(nil)
-		if err != nil {
-			panic(fmt.Sprintf("catalog: tool %s: %v", t.Identity.CanonicalPath, err))
-		}
-		return b
+		return t.AppendJSON(b)
 	}
-	return mustJSON(v)
+	m, err := json.Marshal(v)
+	return append(b, m...), err
 }
 
 // AliasViewProblem reports how an alias payload differs from the primary

@@ -1,10 +1,12 @@
 package catalog
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 )
@@ -69,7 +71,7 @@ func pick[T any](ranks map[string]int, field string, cands []cand[T]) (T, catalo
 	if len(cands) == 0 {
 		return zero, catalog.FieldProvenance{}, fmt.Errorf("%s: no candidate", field)
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return candLess(ranks, &cands[i], &cands[j]) })
+	slices.SortStableFunc(cands, func(a, b cand[T]) int { return candCompare(ranks, &a, &b) })
 	raws := make([]json.RawMessage, len(cands))
 	for i, c := range cands {
 		if _, ok := ranks[c.prec]; !ok {
@@ -97,6 +99,7 @@ func provenance[T any](cands []cand[T], raws []json.RawMessage, resolution strin
 	w := cands[0]
 	p := catalog.FieldProvenance{Precedence: w.prec, Resolution: resolution, ReviewReason: w.reason,
 		Source: w.source, SourceRef: w.ref, Value: raws[0]}
+	p.Candidates = make([]catalog.Candidate, 0, len(cands))
 	for i, c := range cands {
 		p.Candidates = append(p.Candidates, catalog.Candidate{Precedence: c.prec, ReviewReason: c.reason,
 			Selected: i == 0, Source: c.source, SourceRef: c.ref, Value: raws[i]})
@@ -104,16 +107,16 @@ func provenance[T any](cands []cand[T], raws []json.RawMessage, resolution strin
 	return p
 }
 
-// candLess orders candidates by rank, then by source and ref, so that the
-// order sources are fed in never shows in the provenance.
-func candLess[T any](ranks map[string]int, a, b *cand[T]) bool {
+// candCompare orders candidates by rank, then by source and ref, so that
+// the order sources are fed in never shows in the provenance.
+func candCompare[T any](ranks map[string]int, a, b *cand[T]) int {
 	if ra, rb := ranks[a.prec], ranks[b.prec]; ra != rb {
-		return ra > rb
+		return cmp.Compare(rb, ra)
 	}
-	if a.source != b.source {
-		return a.source < b.source
+	if c := strings.Compare(a.source, b.source); c != 0 {
+		return c
 	}
-	return a.ref < b.ref
+	return strings.Compare(a.ref, b.ref)
 }
 
 // mustJSON encodes v; every candidate value is plain data. Strings, bools

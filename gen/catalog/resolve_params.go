@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -59,7 +58,7 @@ func agentFlags(c *cobra.Command) []*pflag.Flag {
 			out = append(out, f)
 		}
 	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortFunc(out, func(a, b *pflag.Flag) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -35,14 +36,23 @@ func plainString(s string) bool {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
-		case c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&':
-			return false
 		case c >= utf8.RuneSelf:
 			ascii = false
+		case !plainByte[c]:
+			return false
 		}
 	}
 	return ascii || utf8.ValidString(s) && !strings.ContainsRune(s, '\u2028') && !strings.ContainsRune(s, '\u2029')
 }
+
+// plainByte marks the ASCII bytes json.Marshal writes unchanged inside a
+// string.
+var plainByte = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = !strings.ContainsRune(`"\<>&`, rune(c))
+	}
+	return t
+}()
 
 // appendStrings appends a list of strings; nil is null.
 func appendStrings(b []byte, list []string) []byte {
@@ -65,10 +75,44 @@ func appendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
 	if raw == nil {
 		return append(b, "null"...), nil
 	}
-	if plainRaw(raw) && json.Valid(raw) {
+	if simpleRaw(raw) || plainRaw(raw) && json.Valid(raw) {
 		return append(b, raw...), nil
 	}
 	return appendMarshal(b, raw)
+}
+
+// simpleRaw reports whether raw is one of the values most provenance
+// entries hold, written as json.Marshal writes them: true, false, null, a
+// string of plain ASCII, or a list of such strings. Those need no
+// validation.
+func simpleRaw(raw []byte) bool {
+	switch string(raw) {
+	case "true", "false", "null", "[]":
+		return true
+	}
+	if len(raw) >= 2 && raw[0] == '[' && raw[len(raw)-1] == ']' {
+		for item := range bytes.SplitSeq(raw[1:len(raw)-1], []byte(",")) {
+			if !simpleString(item) {
+				return false
+			}
+		}
+		return true
+	}
+	return simpleString(raw)
+}
+
+// simpleString reports whether raw is a quoted string of printable ASCII
+// without escapes or HTML characters.
+func simpleString(raw []byte) bool {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	for _, c := range raw[1 : len(raw)-1] {
+		if c >= utf8.RuneSelf || !plainByte[c] {
+			return false
+		}
+	}
+	return true
 }
 
 // plainRaw reports whether raw is printable ASCII without HTML characters

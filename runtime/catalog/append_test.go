@@ -15,7 +15,9 @@ var trickyStrings = []string{"", "plain", "a \"quoted\" \\ word", "<b>&amp;</b>"
 // trickyRaws are raw JSON values: compact, spaced, HTML, non-ASCII.
 var trickyRaws = []json.RawMessage{nil, json.RawMessage(`"x"`), json.RawMessage(`true`), json.RawMessage(`[]`),
 	json.RawMessage(`[ "a", "b" ]`), json.RawMessage(`{"k": 1.50e3}`), json.RawMessage(`"<tag>"`),
-	json.RawMessage(`"é"`), json.RawMessage(` null `), json.RawMessage(`"a \" b"`), json.RawMessage(`"\u2028"`)}
+	json.RawMessage(`"é"`), json.RawMessage(` null `), json.RawMessage(`"a \" b"`), json.RawMessage(`"\u2028"`),
+	json.RawMessage(`["a","b"]`), json.RawMessage(`["a",1]`), json.RawMessage(`["a,b"]`), json.RawMessage(`[","]`),
+	json.RawMessage(`"a","b"`), json.RawMessage(`["a" ,"b"]`), json.RawMessage(`""`), json.RawMessage(`"`), json.RawMessage(`[""]`)}
 
 func pickOf[T any](r *rand.Rand, list []T) T { return list[r.IntN(len(list))] }
 

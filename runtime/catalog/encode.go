@@ -57,7 +57,7 @@ type jsonWriter struct {
 	err         error
 	compactFrom int
 	out         io.Writer // if set, spill streams the buffer to it
-	last        int       // room for the next hand-encoded value
+	last        int       // room for a hand-encoded value: the largest so far and a quarter
 }
 
 // size is the number of bytes written so far.
@@ -145,8 +145,8 @@ func (w *jsonWriter) value(v any, depth int) Span {
 }
 
 // appendFast writes the compact JSON of the payload types that have a
-// hand-written encoder straight into the buffer, with room for the size
-// of the last such value, and reports whether v was one of them.
+// hand-written encoder straight into the buffer, with room for the
+// largest such value so far, and reports whether v was one of them.
 func (w *jsonWriter) appendFast(v any) bool {
 	var b []byte
 	var err error
@@ -160,7 +160,7 @@ func (w *jsonWriter) appendFast(v any) bool {
 	default:
 		return false
 	}
-	w.last = len(b) + len(b)/4
+	w.last = max(w.last, len(b)+len(b)/4)
 	w.buf.Write(b)
 	w.fail(err)
 	return true
