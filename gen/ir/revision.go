@@ -13,7 +13,7 @@ import (
 func revision(tools []*Tool) (string, error) {
 	parts := make([][]byte, len(tools))
 	errs := make([]error, len(tools))
-	parallel(len(tools), func(i int) { parts[i], errs[i] = Canonical(revisionValue(tools[i])) })
+	parallel(len(tools), func(i int) { parts[i], errs[i] = revisionBytes(tools[i]) })
 	if err := errors.Join(errs...); err != nil {
 		return "", err
 	}
@@ -27,6 +27,14 @@ func revision(tools []*Tool) (string, error) {
 	}
 	h.Write([]byte{']'})
 	return hex.EncodeToString(h.Sum(nil)[:8]), nil
+}
+
+// revisionBytes is the canonical encoding of one tool's revision value,
+// in a buffer sized for it: the schemas, escaped as JSON strings, are most
+// of it.
+func revisionBytes(t *Tool) ([]byte, error) {
+	size := 2*(len(t.Input.JSON)+len(t.Output.JSON)) + 512
+	return appendCanonical(make([]byte, 0, size), revisionValue(t))
 }
 
 // revisionValue is one tool as the canonical encoder sees it. Schemas enter
