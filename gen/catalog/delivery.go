@@ -59,12 +59,6 @@ func gateLeaves(c *catalog.Catalog, tools []*catalog.ToolSpec) (map[string][]byt
 	return out, nil
 }
 
-func sameJSON(a, b any) bool {
-	x, err1 := json.Marshal(a)
-	y, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && bytes.Equal(x, y)
-}
-
 // gateLeafViews decodes a tool through the production loader (a
 // canonical query) and requires it to encode back to the stored bytes,
 // which the serializer wrote from the resolved ToolSpec; the primary path
@@ -149,11 +143,20 @@ func gateProducts(c *catalog.Catalog, reg *catalog.Registry) error {
 			return err
 		}
 		got, err := c.Payload(catalog.Query{Path: p.ID})
-		if err != nil || !sameJSON(mapOf(got)["product"], want) {
+		if err != nil || !bytes.Equal(productOf(got), mustJSON(want)) {
 			return fmt.Errorf("delivery gate: product %s differs from its ToolSpec summaries (%v)", p.ID, err)
 		}
 	}
 	return nil
+}
+
+// productOf is the compact JSON of the product of a product query.
+func productOf(v any) []byte {
+	var q struct {
+		Product json.RawMessage `json:"product"`
+	}
+	_ = json.Unmarshal(mustJSON(v), &q)
+	return q.Product
 }
 
 func mapOf(v any) map[string]any {

@@ -251,3 +251,21 @@ func TestGateExamples(t *testing.T) {
 	in.Selection[0].Tools["aitable.base_delete"] = s
 	wantBuildError(t, in, "does not start with")
 }
+
+// TestGateDeliveryProductSummaries requires the delivery gate to fail when
+// a product query through the loader differs from the registry's
+// summaries (here the registry changed after the catalog was written).
+func TestGateDeliveryProductSummaries(t *testing.T) {
+	res, err := Build(fixtureInput())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := GateDelivery(res.Registry, res.Data, res.Index); err != nil {
+		t.Fatalf("unchanged registry: %v", err)
+	}
+	res.Registry.Products[0].Tools[0].Title = "Changed after delivery"
+	err = GateDelivery(res.Registry, res.Data, res.Index)
+	if err == nil || !strings.Contains(err.Error(), "differs from its ToolSpec summaries") {
+		t.Fatalf("GateDelivery = %v, want a product summary difference", err)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
+	"sync"
 )
 
 // toolWire is the full leaf payload (dws ToolSpec.ToPayload), its fields in
@@ -203,13 +205,51 @@ func (t ToolSpec) AliasView(path string) ToolSpec {
 // DecodeStrict decodes the JSON value data into v, rejecting unknown
 // fields and trailing data. Every catalog input and output is read with it.
 func DecodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
+	d := decoders.Get().(*strictDecoder)
+	start := d.dec.InputOffset()
+	d.src.data = data
+	if err := d.dec.Decode(v); err != nil {
+		return err // the decoder's state is unknown: it is dropped
 	}
-	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-		return fmt.Errorf("trailing data after JSON value")
+	end := int(d.dec.InputOffset() - start)
+	if end != len(data) {
+		// Whatever follows the value may sit in the decoder's buffer, so
+		// the decoder is dropped.
+		if rest := bytes.TrimSpace(data[end:]); len(rest) > 0 {
+			return fmt.Errorf("trailing data after JSON value")
+		}
+		return nil
 	}
+	decoders.Put(d)
 	return nil
+}
+
+// strictDecoder is a json.Decoder that disallows unknown fields, reading
+// one document after another from src. A decoder goes back to the pool
+// only after a document it decoded whole, so that its buffer, grown once
+// to the size of a leaf, serves the next one with nothing left over:
+// decoding every leaf of a catalog then does not grow a fresh buffer per
+// leaf.
+type strictDecoder struct {
+	src docReader
+	dec *json.Decoder
+}
+
+var decoders = sync.Pool{New: func() any {
+	d := &strictDecoder{}
+	d.dec = json.NewDecoder(&d.src)
+	d.dec.DisallowUnknownFields()
+	return d
+}}
+
+// docReader reads the current document, then reports io.EOF.
+type docReader struct{ data []byte }
+
+func (r *docReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
 }
