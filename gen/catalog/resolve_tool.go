@@ -25,8 +25,12 @@ func (r *toolResolver) prov(field string, p catalog.FieldProvenance, err error) 
 	r.t.Provenance[field] = p
 }
 
+// toolFieldsHint is about the number of provenance entries of a tool (16
+// for a generated command), so that its map is sized once.
+const toolFieldsHint = 20
+
 func (s *sourceSet) resolveTool(bc *BoundCommand, display string) (catalog.ToolSpec, error) {
-	r := &toolResolver{s: s, bc: bc, t: catalog.ToolSpec{Display: display, Provenance: map[string]catalog.FieldProvenance{}}}
+	r := &toolResolver{s: s, bc: bc, t: catalog.ToolSpec{Display: display, Provenance: make(map[string]catalog.FieldProvenance, toolFieldsHint)}}
 	r.identity()
 	r.text()
 	r.safety()
