@@ -3,7 +3,9 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -122,5 +124,41 @@ func TestAppendRawErrors(t *testing.T) {
 	tool.Provenance = map[string]FieldProvenance{"title": {Value: json.RawMessage(`{"broken"`)}}
 	if _, err := tool.AppendJSON(nil); err == nil {
 		t.Fatal("a broken raw value encoded")
+	}
+}
+
+// TestEncodeGrowingTools encodes tools that grow from a few bytes to
+// hundreds of kilobytes, so that the file buffer's extrapolated size falls
+// short again and again, and requires a file that decodes to the same
+// registry, whose hash checks, and whose every index span holds its tool.
+func TestEncodeGrowingTools(t *testing.T) {
+	r := &Registry{Products: []ProductSpec{{ID: "p", Name: "P", Description: "P", Runtime: true}}}
+	for i := range 80 {
+		tool := testTool("p", fmt.Sprintf("g%03d", i), "run")
+		tool.Description = strings.Repeat("grow ", i*i*2)
+		r.Products[0].Tools = append(r.Products[0].Tools, tool)
+	}
+	data, index, err := Encode(r, "sha256:surface")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data2, index2, err := Encode(back, "sha256:surface")
+	if err != nil || !bytes.Equal(data, data2) || !bytes.Equal(index, index2) {
+		t.Fatalf("decode then encode is not byte identical (%v)", err)
+	}
+	c, err := Open(data, index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, canonical := range c.Canonicals() {
+		stored, _ := c.StoredTool(canonical)
+		want, _ := r.Products[0].Tools[i].AppendJSON(nil)
+		if !bytes.Equal(stored, want) {
+			t.Fatalf("tool %s: the index span does not hold the tool", canonical)
+		}
 	}
 }

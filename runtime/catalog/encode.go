@@ -58,6 +58,10 @@ type jsonWriter struct {
 	compactFrom int
 	out         io.Writer // if set, spill streams the buffer to it
 	last        int       // room for a hand-encoded value: the largest so far and a quarter
+	whole       bool      // everything stays in buf, which grows by extrapolation
+	expect      int       // hand-encoded values a whole writer will write
+	values      int       // hand-encoded values written
+	valueBytes  int       // their total size
 }
 
 // size is the number of bytes written so far.
@@ -91,11 +95,28 @@ func (w *jsonWriter) room(n int) {
 	if w.out != nil || w.buf.Available() >= n {
 		return
 	}
+	if w.whole {
+		w.regrow(n)
+		return
+	}
 	if w.buf.Len() > 0 {
 		w.base += w.buf.Len()
 		w.chunks = append(w.chunks, w.buf.Bytes())
 	}
 	w.buf = *bytes.NewBuffer(make([]byte, 0, max(blockSize, 2*n)))
+}
+
+// regrow moves the buffer of a whole writer into one with room for n
+// bytes and for the values still expected, at 5/4 of their average size so
+// far. The new buffer is allocated without being cleared first (fresh
+// memory is zero already), so that its unused end is never touched.
+func (w *jsonWriter) regrow(n int) {
+	extra := max(n, blockSize)
+	if w.values > 0 {
+		extra = max(extra, (w.expect-w.values)*(w.valueBytes/w.values)*5/4)
+	}
+	b := make([]byte, 0, w.buf.Len()+extra)
+	w.buf = *bytes.NewBuffer(append(b, w.buf.Bytes()...))
 }
 
 // pieces returns every written byte, in order, as slices.
@@ -144,6 +165,10 @@ func (w *jsonWriter) value(v any, depth int) Span {
 	return Span{start, w.size() - start}
 }
 
+// keyRoom is the room left after a hand-encoded value for the key of the
+// next one, so that writing a key never grows the buffer by doubling it.
+const keyRoom = 256
+
 // appendFast writes the compact JSON of the payload types that have a
 // hand-written encoder straight into the buffer, with room for the
 // largest such value so far, and reports whether v was one of them.
@@ -152,15 +177,17 @@ func (w *jsonWriter) appendFast(v any) bool {
 	var err error
 	switch x := v.(type) {
 	case *ToolSpec:
-		w.room(w.last)
+		w.room(w.last + keyRoom)
 		b, err = x.AppendJSON(w.buf.AvailableBuffer())
 	case *summaryWire:
-		w.room(w.last)
+		w.room(w.last + keyRoom)
 		b, err = appendSummaryWire(w.buf.AvailableBuffer(), x)
 	default:
 		return false
 	}
 	w.last = max(w.last, len(b)+len(b)/4)
+	w.values, w.valueBytes = w.values+1, w.valueBytes+len(b)
+	w.room(len(b) + keyRoom) // a value larger than the room left moves the buffer once
 	w.buf.Write(b)
 	w.fail(err)
 	return true
@@ -230,16 +257,59 @@ func (w *jsonWriter) object(depth int, fields []field) Span {
 
 // Encode serializes r into the byte-stable catalog file and its index.
 // surfaceHash is the semantic hash of the effective command registry.
+//
+// The catalog object is written first; the file then starts as the
+// envelope's head, that object and the envelope up to the tools, with a
+// placeholder of the source hash's length, and the tools are written
+// straight after it, so that the file is never assembled from a second
+// copy. The source hash is computed last and put in place.
 func Encode(r *Registry, surfaceHash string) (data, index []byte, err error) {
 	cat, idx := encodeCatalog(r)
-	tools := encodeTools(r, idx)
-	if cat.err != nil || tools.err != nil {
-		return nil, nil, firstErr(cat.err, tools.err)
+	if cat.err != nil {
+		return nil, nil, cat.err
 	}
-	hash := sourceHash(cat.pieces(), surfaceHash, tools.pieces())
-	data, idx = assemble(cat, tools, idx, hash, surfaceHash)
+	w := fileWriter(cat, surfaceHash, r.ToolCount())
+	toolsBase := w.size()
+	encodeTools(w, r, idx)
+	if w.err != nil {
+		return nil, nil, w.err
+	}
+	w.room(len(fileTail))
+	w.buf.WriteString(fileTail)
+	data = w.buf.Bytes()
+	hash := sourceHash(cat.pieces(), surfaceHash, [][]byte{data[toolsBase : len(data)-len(fileTail)]})
+	idx.SourceHashSpan = Span{len(fileHead) + cat.size() + len(midBeforeHash), len(strconv.Quote(hash))}
+	copy(idx.SourceHashSpan.of(data), strconv.Quote(hash))
+	idx.SourceHash, idx.SurfaceHash = hash, surfaceHash
+	shiftIndex(idx, len(fileHead), 0)
 	index, err = json.MarshalIndent(idx, "", " ")
 	return data, append(index, '\n'), err
+}
+
+// The envelope of the catalog file around its catalog and tools objects.
+const (
+	fileHead      = "{\n  \"catalog\": "
+	midBeforeHash = ",\n  \"source_hash\": "
+)
+
+var fileTail = ",\n  \"version\": " + strconv.Itoa(SnapshotVersion) + "\n}\n"
+
+// hashPlaceholder has the length of a source hash, sha256: and 64 hex
+// digits.
+var hashPlaceholder = "sha256:" + strings.Repeat("0", 64)
+
+// fileWriter returns the writer of the tools object: a whole writer that
+// already holds the file up to it, with the source hash's placeholder, and
+// expects tools values.
+func fileWriter(cat *jsonWriter, surfaceHash string, tools int) *jsonWriter {
+	mid := midBeforeHash + strconv.Quote(hashPlaceholder) + ",\n  \"surface_hash\": " + strconv.Quote(surfaceHash) + ",\n  \"tools\": "
+	head := make([]byte, 0, len(fileHead)+cat.size()+len(mid)+blockSize)
+	head = append(head, fileHead...)
+	for _, p := range cat.pieces() {
+		head = append(head, p...)
+	}
+	head = append(head, mid...)
+	return &jsonWriter{compactFrom: 2, whole: true, expect: tools, buf: *bytes.NewBuffer(head)}
 }
 
 func firstErr(errs ...error) error {
@@ -304,10 +374,9 @@ func indexTool(t *ToolSpec, product int, summary Span) IndexTool {
 	return IndexTool{Canonical: t.Identity.CanonicalPath, Product: product, Summary: summary, Paths: paths}
 }
 
-// encodeTools writes the `tools` object at depth 1, keyed by canonical path
-// in order, and records each full leaf span in idx.
-func encodeTools(r *Registry, idx *Index) *jsonWriter {
-	w := &jsonWriter{compactFrom: 2}
+// encodeTools writes the `tools` object at depth 1 to w, keyed by
+// canonical path in order, and records each full leaf span in idx.
+func encodeTools(w *jsonWriter, r *Registry, idx *Index) {
 	byCanonical := map[string]*ToolSpec{}
 	pos := map[string]int{}
 	for i, t := range r.Tools() {
@@ -320,7 +389,6 @@ func encodeTools(r *Registry, idx *Index) *jsonWriter {
 		fields = append(fields, field{c, nil, func(d int) { idx.Tools[pos[c]].Full = w.value(byCanonical[c], d) }})
 	}
 	w.object(1, fields)
-	return w
 }
 
 // sourceHash is sha256 of the compact JSON of {catalog, surface_hash,
@@ -356,30 +424,6 @@ func compactInto(w io.Writer, pieces [][]byte) {
 		}
 		w.Write(p[start:])
 	}
-}
-
-// assemble joins the pieces into the file, allocated once at its size,
-// and shifts the index spans.
-func assemble(cat, tools *jsonWriter, idx *Index, hash, surface string) ([]byte, *Index) {
-	head := "{\n  \"catalog\": "
-	mid := ",\n  \"source_hash\": " + strconv.Quote(hash) + ",\n  \"surface_hash\": " + strconv.Quote(surface) + ",\n  \"tools\": "
-	tail := ",\n  \"version\": " + strconv.Itoa(SnapshotVersion) + "\n}\n"
-	b := make([]byte, 0, len(head)+cat.size()+len(mid)+tools.size()+len(tail))
-	b = append(b, head...)
-	catBase := len(b)
-	for _, p := range cat.pieces() {
-		b = append(b, p...)
-	}
-	idx.SourceHashSpan = Span{len(b) + len(",\n  \"source_hash\": "), len(strconv.Quote(hash))}
-	b = append(b, mid...)
-	toolsBase := len(b)
-	for _, p := range tools.pieces() {
-		b = append(b, p...)
-	}
-	b = append(b, tail...)
-	idx.SourceHash, idx.SurfaceHash = hash, surface
-	shiftIndex(idx, catBase, toolsBase)
-	return b, idx
 }
 
 func shiftIndex(idx *Index, catBase, toolsBase int) {
