@@ -24,17 +24,11 @@ func (p *Provider) async(t *tool, req *request) bool {
 // background and answers accepted. The deadline bounds the call that
 // starts the operation, not the operation.
 func (p *Provider) runAsync(ctx context.Context, x *execution) protocol.Bundle {
-	if err := p.waitTurn(ctx, x); err != nil {
-		return protocol.ErrorBundle(x.req.echo, err)
-	}
-	defer p.keys.Unlock(x.key)
-	use, resp := p.confirmStep(ctx, x)
+	use, resp := p.begin(ctx, x)
 	if resp != nil {
 		return resp
 	}
-	if x.req.passed(p.opt.Now()) {
-		return protocol.ErrorBundle(x.req.echo, deadlinePassed())
-	}
+	defer p.keys.Unlock(x.key)
 	// A retry of a running operation is answered from a plain read: Accept
 	// may wait for the lock that the operation's transaction holds.
 	if rec, err := p.opt.Store.Lookup(ctx, x.key, p.opt.Now()); err == nil {

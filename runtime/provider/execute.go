@@ -176,17 +176,11 @@ func (p *Provider) runRead(ctx context.Context, x *execution) protocol.Bundle {
 // (8). In-process duplicates wait for the one executor on a per-key lock;
 // the store serialises attempts across processes.
 func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
-	if err := p.waitTurn(ctx, x); err != nil {
-		return protocol.ErrorBundle(x.req.echo, err)
-	}
-	defer p.keys.Unlock(x.key)
-	use, resp := p.confirmStep(ctx, x)
+	use, resp := p.begin(ctx, x)
 	if resp != nil {
 		return resp
 	}
-	if x.req.passed(p.opt.Now()) {
-		return protocol.ErrorBundle(x.req.echo, deadlinePassed())
-	}
+	defer p.keys.Unlock(x.key)
 	var failure *handlerFailure
 	rec, ran, err := p.opt.Store.Execute(ctx, p.attempt(x, use), func(ctx context.Context, tx store.Tx) (store.Outcome, error) {
 		if x.req.passed(p.opt.Now()) {
@@ -211,6 +205,23 @@ func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
 		return protocol.ErrorBundle(x.req.echo, failure.err)
 	}
 	return p.attemptError(x, err)
+}
+
+// begin is the common start of a deduplicated execution: the per-key lock
+// (released by the caller unless begin answers), steps 5 and 6, and the
+// deadline check before any effect.
+func (p *Provider) begin(ctx context.Context, x *execution) (*store.TokenUse, protocol.Bundle) {
+	if err := p.waitTurn(ctx, x); err != nil {
+		return nil, protocol.ErrorBundle(x.req.echo, err)
+	}
+	use, resp := p.confirmStep(ctx, x)
+	if resp == nil && x.req.passed(p.opt.Now()) {
+		resp = protocol.ErrorBundle(x.req.echo, deadlinePassed())
+	}
+	if resp != nil {
+		p.keys.Unlock(x.key)
+	}
+	return use, resp
 }
 
 // confirmStep is step 5 before step 6 for a call that presents a resume
