@@ -35,6 +35,37 @@ type quoteArgs struct {
 
 func price(symbol string) float64 { return float64(len(symbol)) + 0.5 }
 
+// quoteTool is the engine's read tool: the quote schemas and a handler
+// that decodes the symbol and returns its price.
+func quoteTool() provider.Tool {
+	return provider.Tool{
+		Name: "get_quote", Title: "报价", Description: "查询报价",
+		InputSchema: json.RawMessage(quoteIn), OutputSchema: json.RawMessage(quoteOut),
+		Annotations: provider.Annotations{Effect: provider.EffectRead, Risk: provider.RiskLow, Idempotent: true,
+			Confirmation: provider.ConfirmNever, Execution: provider.ExecSync},
+		Handler: func(_ context.Context, _ *provider.Call, args json.RawMessage) (json.RawMessage, error) {
+			var in quoteArgs
+			if err := json.Unmarshal(args, &in); err != nil {
+				return nil, err
+			}
+			return json.Marshal(map[string]float64{"price": price(in.Symbol)})
+		},
+	}
+}
+
+// newMCPQuoteServer returns an MCP server with the same read tool: the
+// same schemas, validated by the SDK's typed AddTool on input and output,
+// and the same handler.
+func newMCPQuoteServer(tb testing.TB) *mcp.Server {
+	server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "get_quote", Description: "查询报价",
+		InputSchema: schema(tb, quoteIn), OutputSchema: schema(tb, quoteOut)},
+		func(_ context.Context, _ *mcp.CallToolRequest, in quoteArgs) (*mcp.CallToolResult, map[string]float64, error) {
+			return nil, map[string]float64{"price": price(in.Symbol)}, nil
+		})
+	return server
+}
+
 var ctx = context.Background()
 
 func engine(b *testing.B, tools []provider.Tool, opt provider.Options) *providertest.Client {
@@ -60,19 +91,7 @@ func mustOK(b *testing.B, r protocol.Bundle) {
 // engine: envelope and session checks, input schema validation, handler,
 // output schema validation, response envelope.
 func BenchmarkReadEngine(b *testing.B) {
-	c := engine(b, []provider.Tool{{
-		Name: "get_quote", Title: "报价", Description: "查询报价",
-		InputSchema: json.RawMessage(quoteIn), OutputSchema: json.RawMessage(quoteOut),
-		Annotations: provider.Annotations{Effect: provider.EffectRead, Risk: provider.RiskLow, Idempotent: true,
-			Confirmation: provider.ConfirmNever, Execution: provider.ExecSync},
-		Handler: func(_ context.Context, _ *provider.Call, args json.RawMessage) (json.RawMessage, error) {
-			var in quoteArgs
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, err
-			}
-			return json.Marshal(map[string]float64{"price": price(in.Symbol)})
-		},
-	}}, provider.Options{})
+	c := engine(b, []provider.Tool{quoteTool()}, provider.Options{})
 	id := providertest.NewRequestID()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -81,11 +100,12 @@ func BenchmarkReadEngine(b *testing.B) {
 	}
 }
 
-func schema(b *testing.B, raw string) *jsonschema.Schema {
-	b.Helper()
+// schema decodes the JSON Schema raw for the MCP SDK.
+func schema(tb testing.TB, raw string) *jsonschema.Schema {
+	tb.Helper()
 	var s jsonschema.Schema
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return &s
 }
@@ -94,14 +114,8 @@ func schema(b *testing.B, raw string) *jsonschema.Schema {
 // in-memory transports, with the same schemas (validated by the SDK's
 // typed AddTool on input and output) and handler.
 func BenchmarkReadMCP(b *testing.B) {
-	server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v1"}, nil)
-	mcp.AddTool(server, &mcp.Tool{Name: "get_quote", Description: "查询报价",
-		InputSchema: schema(b, quoteIn), OutputSchema: schema(b, quoteOut)},
-		func(_ context.Context, _ *mcp.CallToolRequest, in quoteArgs) (*mcp.CallToolResult, map[string]float64, error) {
-			return nil, map[string]float64{"price": price(in.Symbol)}, nil
-		})
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
+	ss, err := newMCPQuoteServer(b).Connect(ctx, st, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
