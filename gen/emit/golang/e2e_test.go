@@ -99,8 +99,8 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil || len(list.Alerts) != 1 || list.Alerts[0].Note.Value != "hold" || list.NextPageToken != nil {
 		t.Fatalf("list: %+v, %v", list, err)
 	}
-	// create_alert is sync_or_async; without async_operations it runs
-	// synchronously.
+	// create_alert is sync_or_async: the Provider accepts it as an
+	// operation and the Client follows it to its result.
 	created, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: 1})
 	if err != nil || created.AlertID != "a_X" {
 		t.Fatalf("create: %+v, %v", created, err)
@@ -149,3 +149,20 @@ func TestClientCallerIdentity(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestRevisionPinned proves that the generated Provider answers list_tools
+// with the revision its package pins (Revision), the one the generated
+// catalog records.
+func TestRevisionPinned(t *testing.T) {
+	auth := &providertest.Authorizer{}
+	auth.Grant(1000, "alerts.read", "alerts.write")
+	p, err := alerts.New(&alertBook{}, provider.Options{Store: memstore.New(), Authorizer: auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := consumer.New(consumer.InProcess{Provider: p, Caller: provider.Caller{UID: 1000}}, consumer.Options{})
+	l, err := c.ListTools(context.Background())
+	if err != nil || l.Revision != alerts.Revision || c.Revision() != alerts.Revision {
+		t.Fatalf("list_tools revision %q (%v), the package pins %q", l.Revision, err, alerts.Revision)
+	}
+}

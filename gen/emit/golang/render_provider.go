@@ -49,7 +49,7 @@ func add(f *jen.File, codes []jen.Code) {
 // renderDescriptor renders Descriptor.
 //
 //	func Descriptor() provider.Descriptor {
-//		return provider.Descriptor{ID: "com.example.app", ...}
+//		return provider.Descriptor{ID: "com.example.app", ..., Revision: Revision}
 //	}
 func renderDescriptor(f *jen.File, p *ir.Provider) {
 	var scopes []jen.Code
@@ -59,13 +59,14 @@ func renderDescriptor(f *jen.File, p *ir.Provider) {
 			jen.Id("Access"): qualConst("Access", string(s.Access)), jen.Id("Sensitivity"): qualConst("Sensitivity", string(s.Sensitivity)),
 		}))
 	}
-	f.Comment("// Descriptor returns the identity, scopes, versions, capabilities and limits of " + oneLine(p.Name) + ".")
+	f.Comment("// Descriptor returns the identity, scopes, versions, capabilities, limits and tool-set revision of " + oneLine(p.Name) + ".")
 	f.Func().Id("Descriptor").Params().Qual(pkgProvider, "Descriptor").Block(jen.Return(jen.Qual(pkgProvider, "Descriptor").Values(jen.Dict{
 		jen.Id("ID"): jen.Lit(p.ID), jen.Id("Name"): jen.Lit(p.Name), jen.Id("Description"): jen.Lit(p.Description),
 		jen.Id("Scopes"):       jen.Index().Qual(pkgProvider, "Scope").Values(scopes...),
 		jen.Id("Versions"):     jen.Index().Int().Values(ints(p.Versions)...),
 		jen.Id("Capabilities"): jen.Index().String().Values(caps(p.Capabilities)...),
 		jen.Id("Limits"):       limits(p.Limits),
+		jen.Id("Revision"):     jen.Id("Revision"),
 	})))
 }
 

@@ -55,7 +55,7 @@ func adapt[In, Out any](m func(context.Context, *provider.Call, In) (Out, error)
 	}
 }
 
-// Descriptor returns the identity, scopes, versions, capabilities and limits of Example App.
+// Descriptor returns the identity, scopes, versions, capabilities, limits and tool-set revision of Example App.
 func Descriptor() provider.Descriptor {
 	return provider.Descriptor{
 		Capabilities: []string{"async_operations", "cancellation", "large_results"},
@@ -67,7 +67,8 @@ func Descriptor() provider.Descriptor {
 			MaxInlineResultBytes:     262144,
 			MaxRequestBytes:          65536,
 		},
-		Name: "Example App",
+		Name:     "Example App",
+		Revision: Revision,
 		Scopes: []provider.Scope{{
 			Access:      provider.AccessRead,
 			Description: "查看已设置的价格提醒及其触发状态",

@@ -65,7 +65,7 @@ func adapt[In, Out any](m func(context.Context, *provider.Call, In) (Out, error)
 	}
 }
 
-// Descriptor returns the identity, scopes, versions, capabilities and limits of Example Broker.
+// Descriptor returns the identity, scopes, versions, capabilities, limits and tool-set revision of Example Broker.
 func Descriptor() provider.Descriptor {
 	return provider.Descriptor{
 		Capabilities: []string{"async_operations", "large_results"},
@@ -77,7 +77,8 @@ func Descriptor() provider.Descriptor {
 			MaxInlineResultBytes:     524288,
 			MaxRequestBytes:          131072,
 		},
-		Name: "Example Broker",
+		Name:     "Example Broker",
+		Revision: Revision,
 		Scopes: []provider.Scope{{
 			Access:      provider.AccessRead,
 			Description: "Account holder name, account type and base currency.",

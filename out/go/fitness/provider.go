@@ -63,7 +63,7 @@ func adapt[In, Out any](m func(context.Context, *provider.Call, In) (Out, error)
 	}
 }
 
-// Descriptor returns the identity, scopes, versions, capabilities and limits of Example Fitness.
+// Descriptor returns the identity, scopes, versions, capabilities, limits and tool-set revision of Example Fitness.
 func Descriptor() provider.Descriptor {
 	return provider.Descriptor{
 		Capabilities: []string{"async_operations", "cancellation", "large_results"},
@@ -75,7 +75,8 @@ func Descriptor() provider.Descriptor {
 			MaxInlineResultBytes:     262144,
 			MaxRequestBytes:          65536,
 		},
-		Name: "Example Fitness",
+		Name:     "Example Fitness",
+		Revision: Revision,
 		Scopes: []provider.Scope{{
 			Access:      provider.AccessWrite,
 			Description: "连接已配对的手环或手表并读取其中的新数据",

@@ -47,7 +47,7 @@ func adapt[In, Out any](m func(context.Context, *provider.Call, In) (Out, error)
 	}
 }
 
-// Descriptor returns the identity, scopes, versions, capabilities and limits of Base Example.
+// Descriptor returns the identity, scopes, versions, capabilities, limits and tool-set revision of Base Example.
 func Descriptor() provider.Descriptor {
 	return provider.Descriptor{
 		Capabilities: []string{"async_operations"},
@@ -59,7 +59,8 @@ func Descriptor() provider.Descriptor {
 			MaxInlineResultBytes:     262144,
 			MaxRequestBytes:          65536,
 		},
-		Name: "Base Example",
+		Name:     "Base Example",
+		Revision: Revision,
 		Scopes: []provider.Scope{{
 			Access:      provider.AccessRead,
 			Description: "See the things in the list.",

@@ -65,7 +65,7 @@ func adapt[In, Out any](m func(context.Context, *provider.Call, In) (Out, error)
 	}
 }
 
-// Descriptor returns the identity, scopes, versions, capabilities and limits of Torture */ /* `tick` "quoted".
+// Descriptor returns the identity, scopes, versions, capabilities, limits and tool-set revision of Torture */ /* `tick` "quoted".
 func Descriptor() provider.Descriptor {
 	return provider.Descriptor{
 		Capabilities: []string{},
@@ -77,7 +77,8 @@ func Descriptor() provider.Descriptor {
 			MaxInlineResultBytes:     262144,
 			MaxRequestBytes:          65536,
 		},
-		Name: "Torture */ /* `tick` \"quoted\"",
+		Name:     "Torture */ /* `tick` \"quoted\"",
+		Revision: Revision,
 		Scopes: []provider.Scope{{
 			Access:      provider.AccessRead,
 			Description: "Reads\nthings",
