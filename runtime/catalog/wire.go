@@ -98,8 +98,11 @@ func (t ToolSpec) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil) }
 // UnmarshalJSON strictly decodes a full leaf payload into t.
 func (t *ToolSpec) UnmarshalJSON(data []byte) error {
 	var w toolWire
-	if err := DecodeStrict(data, &w); err != nil {
-		return err
+	if !parseLeaf(data, &w) {
+		w = toolWire{}
+		if err := DecodeStrict(data, &w); err != nil {
+			return err
+		}
 	}
 	if w.Path != w.CanonicalPath {
 		return fmt.Errorf("tool %s: path %q differs from canonical_path", w.CanonicalPath, w.Path)
