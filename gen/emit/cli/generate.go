@@ -62,17 +62,53 @@ func renderTable(p *ir.Provider, app *cetpcli.App) ([]emit.File, error) {
 		body func(f *jen.File)
 	}{
 		{"main.go", func(f *jen.File) { renderMain(f, p, app) }},
-		{"app.go", func(f *jen.File) { renderApp(f, app) }},
+		{"app.go", nil},
 	}
 	var files []emit.File
 	for _, part := range parts {
-		data, err := renderFile(p, part.body)
+		var data []byte
+		var err error
+		if part.body != nil {
+			data, err = renderFile(p, part.body)
+		} else {
+			data, err = renderAppFile(p, app)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("catalog: %s: %w", part.name, err)
 		}
 		files = append(files, emit.File{Path: filePath(p, part.name), Data: data})
 	}
 	return files, nil
+}
+
+// appMarker is the declaration of the table in app.go before its literal
+// is put in.
+const appMarker = "var app = &cetpcli.App{}\n"
+
+// renderAppFile renders app.go: jennifer formats the file with an empty
+// table, and the table's literal, laid out as gofmt lays it out, takes its
+// place; a table appendLiteral cannot lay out is rendered by jennifer
+// whole.
+func renderAppFile(p *ir.Provider, app *cetpcli.App) ([]byte, error) {
+	lit, ok := appendLiteral(nil, reflect.ValueOf(app), 0, false)
+	if !ok {
+		return renderFile(p, func(f *jen.File) { renderApp(f, app) })
+	}
+	skeleton, err := renderFile(p, func(f *jen.File) {
+		appComment(f, app)
+		f.Var().Id("app").Op("=").Op("&").Qual(pkgCetpcli, "App").Values()
+	})
+	if err != nil {
+		return nil, err
+	}
+	before, after, found := bytes.Cut(skeleton, []byte(appMarker))
+	if !found {
+		return nil, fmt.Errorf("the table's declaration is missing from the formatted file")
+	}
+	out := make([]byte, 0, len(skeleton)+len(lit))
+	out = append(append(out, before...), "var app = "...)
+	out = append(append(out, lit...), '\n')
+	return append(out, after...), nil
 }
 
 // RegistryJSON is the command registry of app in the reviewed file format
@@ -124,8 +160,13 @@ func renderMain(f *jen.File, p *ir.Provider, app *cetpcli.App) {
 //	// app is the command table of cetp-alerts.
 //	var app = &cetpcli.App{…}
 func renderApp(f *jen.File, app *cetpcli.App) {
-	f.Comment(fmt.Sprintf("// app is the command table of %s: one command per tool, with the flags of its input schema.", app.Name))
+	appComment(f, app)
 	f.Var().Id("app").Op("=").Add(literal(reflect.ValueOf(app), false))
+}
+
+// appComment is the doc comment of the table.
+func appComment(f *jen.File, app *cetpcli.App) {
+	f.Comment(fmt.Sprintf("// app is the command table of %s: one command per tool, with the flags of its input schema.", app.Name))
 }
 
 // renderCatalog renders the registry, the catalog and its index as string
