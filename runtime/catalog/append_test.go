@@ -162,3 +162,33 @@ func TestEncodeGrowingTools(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactIntoMatchesCompact compacts indented documents full of
+// escapes, cut into pieces at random (after a backslash too), and requires
+// what json.Compact writes.
+func TestCompactIntoMatchesCompact(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 500 {
+		tool := randTool(r)
+		tool.Description = `a \\" b \" c \\\\` + "\" d"
+		compact, err := tool.AppendJSON(nil)
+		if err != nil {
+			continue
+		}
+		var doc bytes.Buffer
+		_ = json.Indent(&doc, compact, "\n ", "\t ")
+		var pieces [][]byte
+		for rest := doc.Bytes(); len(rest) > 0; {
+			n := min(len(rest), 1+r.IntN(40))
+			if j := bytes.IndexByte(rest[:n], '\\'); j >= 0 && r.IntN(2) == 0 {
+				n = j + 1
+			}
+			pieces, rest = append(pieces, rest[:n]), rest[n:]
+		}
+		var got bytes.Buffer
+		compactInto(&got, pieces)
+		if !bytes.Equal(got.Bytes(), compact) {
+			t.Fatalf("doc %d:\n got %s\nwant %s", i, got.Bytes(), compact)
+		}
+	}
+}

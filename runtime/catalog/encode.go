@@ -405,24 +405,61 @@ func sourceHash(catalog [][]byte, surfaceHash string, tools [][]byte) string {
 }
 
 // compactInto writes the pieces of a valid JSON text to w without the
-// whitespace outside strings (what json.Compact does to valid input).
+// whitespace outside strings (what json.Compact does to valid input). A
+// string is crossed with bytes.IndexByte from quote to quote, since most
+// of a catalog is strings.
 func compactInto(w io.Writer, pieces [][]byte) {
-	inString, escaped := false, false
+	var c compactor
 	for _, p := range pieces {
-		start := 0
-		for i, c := range p {
-			switch {
-			case inString:
-				inString = escaped || c != '"'
-				escaped = !escaped && c == '\\'
-			case c == '"':
-				inString = true
-			case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-				w.Write(p[start:i])
-				start = i + 1
-			}
+		c.piece(w, p)
+	}
+}
+
+// compactor carries the state of compactInto from one piece to the next.
+type compactor struct {
+	inString, escaped bool
+}
+
+func (c *compactor) piece(w io.Writer, p []byte) {
+	start := 0
+	for i := 0; i < len(p); i++ {
+		switch b := p[i]; {
+		case c.escaped:
+			c.escaped = false
+		case c.inString:
+			i = c.skipString(p, i) - 1
+		case b == '"':
+			c.inString = true
+		case b == ' ' || b == '\n' || b == '\t' || b == '\r':
+			w.Write(p[start:i])
+			start = i + 1
 		}
-		w.Write(p[start:])
+	}
+	w.Write(p[start:])
+}
+
+// skipString moves through a string from i, inside it, and returns the
+// offset after its closing quote, or after its last byte in p (a
+// backslash there escapes the first byte of the next piece).
+func (c *compactor) skipString(p []byte, i int) int {
+	for {
+		q := bytes.IndexByte(p[i:], '"')
+		if q < 0 {
+			q = len(p) - i
+		}
+		if e := bytes.IndexByte(p[i:i+q], '\\'); e >= 0 {
+			if i+e+1 == len(p) {
+				c.escaped = true
+				return len(p)
+			}
+			i += e + 2
+			continue
+		}
+		if i+q == len(p) {
+			return len(p)
+		}
+		c.inString = false
+		return i + q + 1
 	}
 }
 
