@@ -121,6 +121,7 @@ func (s *sourceSet) resolveProduct(id string, cmds []*BoundCommand, root *cobra.
 	p := catalog.ProductSpec{ID: id, Name: text, Description: text, Runtime: true,
 		Provenance: map[string]catalog.FieldProvenance{}}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Spec.CanonicalPath < cmds[j].Spec.CanonicalPath })
+	p.Tools = make([]catalog.ToolSpec, 0, len(cmds))
 	for _, bc := range cmds {
 		t, err := s.resolveTool(bc, text)
 		if err != nil {

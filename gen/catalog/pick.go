@@ -124,7 +124,7 @@ func candCompare[T any](ranks map[string]int, a, b *cand[T]) int {
 func mustJSON(v any) json.RawMessage {
 	switch x := v.(type) {
 	case string:
-		return catalog.AppendJSONString(nil, x)
+		return catalog.AppendJSONString(make([]byte, 0, len(x)+2), x)
 	case bool:
 		return strconv.AppendBool(nil, x)
 	case []string:
@@ -141,7 +141,11 @@ func mustJSON(v any) json.RawMessage {
 
 // appendStringList encodes a non-nil list of strings.
 func appendStringList(list []string) []byte {
-	b := []byte{'['}
+	n := 2
+	for _, s := range list {
+		n += len(s) + 3
+	}
+	b := append(make([]byte, 0, n), '[')
 	for i, s := range list {
 		if i > 0 {
 			b = append(b, ',')

@@ -73,6 +73,9 @@ func (r *toolResolver) params() {
 		r.errs = append(r.errs, err)
 		return
 	}
+	if len(flags) > 0 {
+		r.t.Parameters = make([]catalog.ParameterSpec, 0, len(flags))
+	}
 	for _, f := range flags {
 		p, err := r.param(f)
 		if err != nil {

@@ -3,7 +3,6 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,6 +219,16 @@ func begin(b []byte) *obj { return &obj{b: append(b, '{')} }
 // end closes the object and returns its bytes.
 func (o *obj) end() ([]byte, error) { return append(o.b, '}'), o.err }
 
+// sortedKeys appends the keys of m to keys, which the caller may give
+// room on its stack, and sorts them.
+func sortedKeys[V any](m map[string]V, keys []string) []string {
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // appendProvenance appends a field_provenance map; nil is null.
 func appendProvenance(b []byte, m map[string]FieldProvenance) ([]byte, error) {
 	if m == nil {
@@ -227,7 +236,7 @@ func appendProvenance(b []byte, m map[string]FieldProvenance) ([]byte, error) {
 	}
 	b = append(b, '{')
 	var err error
-	for i, k := range slices.Sorted(maps.Keys(m)) {
+	for i, k := range sortedKeys(m, make([]string, 0, 32)) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -296,7 +305,7 @@ func appendParameters(b []byte, m map[string]ParameterSpec) ([]byte, error) {
 	}
 	b = append(b, '{')
 	var err error
-	for i, k := range slices.Sorted(maps.Keys(m)) {
+	for i, k := range sortedKeys(m, make([]string, 0, 32)) {
 		if i > 0 {
 			b = append(b, ',')
 		}
