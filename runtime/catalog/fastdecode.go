@@ -467,7 +467,7 @@ func (p *leafParser) candidates() []Candidate {
 	if p.literal("null") {
 		return nil
 	}
-	out := []Candidate{}
+	out := make([]Candidate, 0, 3) // a field has one to three candidates, mostly
 	p.list(func() {
 		var c Candidate
 		p.object(func(k string) bool {
