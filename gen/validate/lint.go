@@ -84,6 +84,8 @@ type instructionWalk struct {
 	diags diag.List
 }
 
+// walk visits v and everything below it, warning about each title or
+// description that matches instructionRE.
 func (w *instructionWalk) walk(v any) {
 	switch node := v.(type) {
 	case map[string]any:
