@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
 	"os"
 	"os/signal"
@@ -31,7 +32,7 @@ type env struct {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdin)}
+	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: cliout.IsTerminal(os.Stdin)}
 	code := run(ctx, os.Args[1:], e)
 	stop()
 	os.Exit(code)

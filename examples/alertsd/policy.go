@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
 	"sync"
 
@@ -50,7 +51,7 @@ func auditLog(w io.Writer) provider.AuditSink {
 	return provider.AuditFunc(func(_ context.Context, ev provider.AuditEvent) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(w, "alertsd: uid %d %s request %s: %s\n", ev.CallerUID, printable(ev.Tool), printable(ev.RequestID), outcome(ev))
+		fmt.Fprintf(w, "alertsd: uid %d %s request %s: %s\n", ev.CallerUID, cliout.Printable(ev.Tool), cliout.Printable(ev.RequestID), outcome(ev))
 	})
 }
 

@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
-	"unicode"
-	"unsafe"
 
 	"github.com/cetpgen/cetpgen/runtime/binding/unixsock"
 	"github.com/cetpgen/cetpgen/runtime/provider"
@@ -106,8 +104,8 @@ func question(ctx context.Context, req provider.ConfirmRequest) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nalertsd: %s asks to run %s (%s, effect %s, risk %s)\n", who, req.Tool.Name,
-		printable(req.Tool.Title), req.Tool.Annotations.Effect, req.Tool.Annotations.Risk)
-	fmt.Fprintf(&b, "  request %s\n  args    %s\n", printable(req.RequestID), printable(string(req.Args)))
+		cliout.Printable(req.Tool.Title), req.Tool.Annotations.Effect, req.Tool.Annotations.Risk)
+	fmt.Fprintf(&b, "  request %s\n  args    %s\n", cliout.Printable(req.RequestID), cliout.Printable(string(req.Args)))
 	b.WriteString("Approve? [y/N] ")
 	return b.String()
 }
@@ -119,25 +117,4 @@ func isYes(line string) bool {
 		return true
 	}
 	return false
-}
-
-// printable escapes every rune that is not graphic (control characters,
-// escape sequences, bidi overrides) as \uXXXX.
-func printable(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsGraphic(r) {
-			b.WriteRune(r)
-			continue
-		}
-		fmt.Fprintf(&b, `\u%04x`, r)
-	}
-	return b.String()
-}
-
-// isTerminal reports whether f is a terminal (TCGETS succeeds on it).
-func isTerminal(f interface{ Fd() uintptr }) bool {
-	var t syscall.Termios
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
-	return errno == 0
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -113,8 +114,8 @@ type result struct {
 // run runs testApp with args, stdin and an environment holding only env.
 func run(stdin string, env map[string]string, args ...string) result {
 	var out, errb bytes.Buffer
-	code := cetpcli.Run(context.Background(), testApp, cetpcli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
-		Getenv: func(k string) string { return env[k] }}, args)
+	code := cetpcli.Run(context.Background(), testApp, cetpcli.Env{Stdio: cliout.Stdio{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return env[k] }}}, args)
 	return result{code, out.String(), errb.String()}
 }
 

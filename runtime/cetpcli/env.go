@@ -3,11 +3,10 @@ package cetpcli
 import (
 	"context"
 	"errors"
-	"io"
-	"os"
 
 	"github.com/cetpgen/cetpgen/runtime/binding/unixsock"
 	"github.com/cetpgen/cetpgen/runtime/catalog"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"github.com/cetpgen/cetpgen/runtime/consumer"
 )
 
@@ -18,15 +17,12 @@ type Conn interface {
 }
 
 // Env is what a CLI needs from its process. Zero fields take the process's
-// own: os.Stdin, os.Stdout, os.Stderr, os.Getenv and the Unix-socket
-// binding.
+// own: the standard streams and environment (cliout.Stdio) and the
+// Unix-socket binding.
 type Env struct {
+	cliout.Stdio
 	// Catalog opens the embedded catalog for the schema command.
 	Catalog func() (*catalog.Catalog, error)
-	Stdin   io.Reader
-	Stdout  io.Writer
-	Stderr  io.Writer
-	Getenv  func(string) string
 	// Dial connects to the Provider listening at socket.
 	Dial func(ctx context.Context, socket string) (Conn, error)
 }
@@ -39,34 +35,6 @@ func (e Env) catalog() func() (*catalog.Catalog, error) {
 		return func() (*catalog.Catalog, error) { return nil, errNoCatalog }
 	}
 	return e.Catalog
-}
-
-func (e Env) stdin() io.Reader {
-	if e.Stdin == nil {
-		return os.Stdin
-	}
-	return e.Stdin
-}
-
-func (e Env) stdout() io.Writer {
-	if e.Stdout == nil {
-		return os.Stdout
-	}
-	return e.Stdout
-}
-
-func (e Env) stderr() io.Writer {
-	if e.Stderr == nil {
-		return os.Stderr
-	}
-	return e.Stderr
-}
-
-func (e Env) getenv(key string) string {
-	if e.Getenv == nil {
-		return os.Getenv(key)
-	}
-	return e.Getenv(key)
 }
 
 func (e Env) dial(ctx context.Context, socket string) (Conn, error) {

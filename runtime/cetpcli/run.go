@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
 	"os"
 	"os/signal"
@@ -33,10 +34,10 @@ func Main(app *App, open func() (*catalog.Catalog, error)) {
 func Run(ctx context.Context, app *App, env Env, args []string) int {
 	root := NewRoot(app, env)
 	root.SetArgs(args)
-	root.SetIn(env.stdin())
-	root.SetOut(env.stdout())
-	root.SetErr(env.stderr())
-	return report(env.stderr(), root.ExecuteContext(ctx))
+	root.SetIn(env.In())
+	root.SetOut(env.Out())
+	root.SetErr(env.Err())
+	return report(env.Err(), root.ExecuteContext(ctx))
 }
 
 // runner runs the leaf commands of an App.
@@ -48,7 +49,7 @@ type runner struct {
 // run builds the args of c's tool from the command line, calls the tool
 // and prints its result.
 func (r *runner) run(cmd *cobra.Command, c *Command, values []*value) error {
-	args, err := buildArgs(cmd, c, values, r.env.stdin())
+	args, err := buildArgs(cmd, c, values, r.env.In())
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func (r *runner) run(cmd *cobra.Command, c *Command, values []*value) error {
 	defer cancel()
 	res, err := r.call(ctx, socket, c.Tool, args)
 	if err != nil {
-		return &callError{err: err}
+		return &cliout.TransportError{Err: err}
 	}
 	return printJSON(cmd.OutOrStdout(), res)
 }
@@ -77,7 +78,7 @@ func withTimeout(cmd *cobra.Command) (context.Context, context.CancelFunc) {
 func (r *runner) socket(cmd *cobra.Command) (string, error) {
 	s, _ := cmd.Flags().GetString(SocketFlag)
 	if s == "" {
-		s = r.env.getenv(r.app.SocketEnv)
+		s = r.env.Env(r.app.SocketEnv)
 	}
 	if s == "" {
 		return "", usagef("no Provider socket: pass --%s or set %s", SocketFlag, r.app.SocketEnv)
@@ -118,9 +119,3 @@ func (e *usageError) Error() string { return e.msg }
 func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
-
-// callError is a failed call to the Provider.
-type callError struct{ err error }
-
-func (e *callError) Error() string { return e.err.Error() }
-func (e *callError) Unwrap() error { return e.err }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
 
 	"github.com/cetpgen/cetpgen/runtime/consumer"
@@ -53,7 +54,7 @@ func (r *runner) call(cmd *cobra.Command, f *callFlags, argv []string) error {
 	}
 	ctx, cancel := r.context(cmd)
 	defer cancel()
-	line := newProgressLine(r.env.stderr(), r.env.terminal(), f.follow)
+	line := newProgressLine(r.env.Err(), r.env.terminal(), f.follow)
 	s, err := r.open(ctx, cmd, callOptions(f, line))
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func (r *runner) call(cmd *cobra.Command, f *callFlags, argv []string) error {
 	res, op, err := s.c.StartTool(ctx, requestID(f), argv[0], args)
 	switch {
 	case err != nil:
-		return exchangeError("call "+argv[0], err)
+		return cliout.Exchange("call "+argv[0], err)
 	case op == nil:
 		return printJSON(cmd.OutOrStdout(), res)
 	case f.async:
@@ -135,10 +136,10 @@ func (r *runner) follow(ctx context.Context, cmd *cobra.Command, s *session, op 
 	line.end()
 	if err != nil {
 		if ctx.Err() != nil {
-			fmt.Fprintf(r.env.stderr(), "cetp: stopped waiting; cancellation of %s was asked for. How it ended: cetp operation get --request-id %s %s\n",
-				printable(op.ID), printable(op.RequestID), printable(op.ID))
+			fmt.Fprintf(r.env.Err(), "cetp: stopped waiting; cancellation of %s was asked for. How it ended: cetp operation get --request-id %s %s\n",
+				cliout.Printable(op.ID), cliout.Printable(op.RequestID), cliout.Printable(op.ID))
 		}
-		return exchangeError(fmt.Sprintf("operation %s (request %s)", op.ID, op.RequestID), err)
+		return cliout.Exchange(fmt.Sprintf("operation %s (request %s)", op.ID, op.RequestID), err)
 	}
 	return printJSON(cmd.OutOrStdout(), res)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,8 @@ func newEnv(t *testing.T, ui provider.Confirmer, delay time.Duration) (Env, *byt
 	t.Cleanup(func() { p.Close(context.Background()) })
 	var out, errb bytes.Buffer
 	no := false
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Terminal: &no, Getenv: func(string) string { return "" },
+	env := Env{Stdio: cliout.Stdio{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }},
+		Terminal: &no,
 		Dial: func(context.Context, string) (Conn, error) {
 			return inProcess{consumer.InProcess{Provider: p, Caller: provider.Caller{UID: testUID}}}, nil
 		}}
@@ -87,9 +89,9 @@ func newEnv(t *testing.T, ui provider.Confirmer, delay time.Duration) (Env, *byt
 }
 
 // cliError decodes the {"error": ...} object on stderr.
-func cliError(t *testing.T, stderr string) errorBody {
+func cliError(t *testing.T, stderr string) cliout.ErrorBody {
 	t.Helper()
-	var v map[string]errorBody
+	var v map[string]cliout.ErrorBody
 	if err := json.Unmarshal([]byte(stderr[strings.Index(stderr, "{"):]), &v); err != nil {
 		t.Fatalf("stderr holds no error object: %v\n%s", err, stderr)
 	}

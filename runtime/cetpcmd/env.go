@@ -2,12 +2,10 @@ package cetpcmd
 
 import (
 	"context"
-	"io"
 	"os"
-	"syscall"
-	"unsafe"
 
 	"github.com/cetpgen/cetpgen/runtime/binding/unixsock"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"github.com/cetpgen/cetpgen/runtime/consumer"
 )
 
@@ -24,46 +22,15 @@ type Conn interface {
 }
 
 // Env is what cetp needs from its process. Zero fields take the process's
-// own: os.Stdin, os.Stdout, os.Stderr, os.Getenv and the Unix-socket
-// binding; Terminal reports whether stderr is a terminal.
+// own: the standard streams and environment (cliout.Stdio), the
+// Unix-socket binding, and whether stderr is a terminal.
 type Env struct {
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
-	Getenv func(string) string
+	cliout.Stdio
 	// Dial connects to the Provider listening at socket.
 	Dial func(ctx context.Context, socket string) (Conn, error)
 	// Terminal, when set, says whether stderr is a terminal, where the
 	// progress line is redrawn in place.
 	Terminal *bool
-}
-
-func (e Env) stdin() io.Reader {
-	if e.Stdin == nil {
-		return os.Stdin
-	}
-	return e.Stdin
-}
-
-func (e Env) stdout() io.Writer {
-	if e.Stdout == nil {
-		return os.Stdout
-	}
-	return e.Stdout
-}
-
-func (e Env) stderr() io.Writer {
-	if e.Stderr == nil {
-		return os.Stderr
-	}
-	return e.Stderr
-}
-
-func (e Env) getenv(key string) string {
-	if e.Getenv == nil {
-		return os.Getenv(key)
-	}
-	return e.Getenv(key)
 }
 
 func (e Env) dial(ctx context.Context, socket string) (Conn, error) {
@@ -78,13 +45,6 @@ func (e Env) terminal() bool {
 	if e.Terminal != nil {
 		return *e.Terminal
 	}
-	f, ok := e.stderr().(*os.File)
-	return ok && isTerminal(f)
-}
-
-// isTerminal reports whether f is a terminal (TCGETS succeeds on it).
-func isTerminal(f *os.File) bool {
-	var t syscall.Termios
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
-	return errno == 0
+	f, ok := e.Err().(*os.File)
+	return ok && cliout.IsTerminal(f)
 }

@@ -3,6 +3,7 @@ package cetpcmd
 import (
 	"context"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
 
 	"github.com/cetpgen/cetpgen/runtime/protocol"
@@ -18,7 +19,7 @@ type noticeConn struct {
 
 // Launch implements consumer.Launcher.
 func (c noticeConn) Launch(ctx context.Context, r *protocol.Resolution) error {
-	fmt.Fprintf(c.w, "cetp: the Provider asks its user for a decision (resolution %s); waiting for its answer\n", printable(r.ID))
+	fmt.Fprintf(c.w, "cetp: the Provider asks its user for a decision (resolution %s); waiting for its answer\n", cliout.Printable(r.ID))
 	if err := c.Conn.Launch(ctx, r); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"time"
 
 	"github.com/cetpgen/cetpgen/runtime/consumer"
@@ -77,7 +78,7 @@ func (r *runner) opGet(ctx context.Context, cmd *cobra.Command, s *session, op *
 // time, succeeded or failed when it had already finished its work.
 func (r *runner) opCancel(ctx context.Context, cmd *cobra.Command, s *session, op *consumer.Operation) error {
 	if err := s.c.CancelOperation(ctx, op); err != nil {
-		return exchangeError("cancel_operation "+op.ID, err)
+		return cliout.Exchange("cancel_operation "+op.ID, err)
 	}
 	if wait, _ := cmd.Flags().GetBool("wait"); !wait {
 		return printValue(cmd.OutOrStdout(), opState{OperationID: op.ID, State: stateCancellationRequested})
@@ -95,13 +96,13 @@ func (r *runner) state(ctx context.Context, s *session, op *consumer.Operation, 
 	for {
 		st, err := s.c.GetOperation(ctx, op)
 		if err != nil {
-			return nil, exchangeError("get_operation "+op.ID, err)
+			return nil, cliout.Exchange("get_operation "+op.ID, err)
 		}
 		if !wait || st.Terminal() {
 			return st, nil
 		}
 		if err := pause(ctx, pollInterval(st)); err != nil {
-			return nil, &transportError{err: fmt.Errorf("wait for operation %s: %w", op.ID, err)}
+			return nil, &cliout.TransportError{Err: fmt.Errorf("wait for operation %s: %w", op.ID, err)}
 		}
 	}
 }
@@ -129,11 +130,11 @@ func pause(ctx context.Context, d time.Duration) error {
 // opState is what `cetp operation` prints: the get_operation answer of
 // §4.4, with the error in the form of cetp's own error bodies.
 type opState struct {
-	OperationID string          `json:"operation_id"`
-	State       string          `json:"state"`
-	Progress    *progressOut    `json:"progress,omitempty"`
-	Result      json.RawMessage `json:"result,omitempty"`
-	Error       *errorBody      `json:"error,omitempty"`
+	OperationID string            `json:"operation_id"`
+	State       string            `json:"state"`
+	Progress    *progressOut      `json:"progress,omitempty"`
+	Result      json.RawMessage   `json:"result,omitempty"`
+	Error       *cliout.ErrorBody `json:"error,omitempty"`
 }
 
 // progressOut is the progress of an operation.
@@ -145,12 +146,12 @@ type progressOut struct {
 
 // stateOf converts the client's operation state for printing.
 func stateOf(st *consumer.OperationState) opState {
-	out := opState{OperationID: st.ID, State: st.State, Result: validJSON(st.Result)}
+	out := opState{OperationID: st.ID, State: st.State, Result: jsonOrNil(st.Result)}
 	if p := st.Progress; p != nil {
-		out.Progress = &progressOut{Current: p.Current, Total: p.Total, Message: printable(p.Message)}
+		out.Progress = &progressOut{Current: p.Current, Total: p.Total, Message: cliout.Printable(p.Message)}
 	}
 	if st.Err != nil {
-		b := providerBody(st.Err)
+		b := cliout.ProviderBody(st.Err)
 		out.Error = &b
 	}
 	return out

@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
-	"strings"
-	"unicode"
 )
 
 // printJSON writes data indented, with a final newline.
 func printJSON(w io.Writer, data json.RawMessage) error {
 	var b bytes.Buffer
 	if err := json.Indent(&b, data, "", "  "); err != nil {
-		return &transportError{err: fmt.Errorf("the Provider's answer is not JSON: %w", err)}
+		return &cliout.TransportError{Err: fmt.Errorf("the Provider's answer is not JSON: %w", err)}
 	}
 	b.WriteByte('\n')
 	if _, err := w.Write(b.Bytes()); err != nil {
@@ -29,18 +28,4 @@ func printValue(w io.Writer, v any) error {
 		return fmt.Errorf("encode the answer: %w", err)
 	}
 	return printJSON(w, data)
-}
-
-// printable escapes every rune of s that is not graphic (control
-// characters, escape sequences, bidi overrides) as \uXXXX.
-func printable(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsGraphic(r) {
-			b.WriteRune(r)
-			continue
-		}
-		fmt.Fprintf(&b, `\u%04x`, r)
-	}
-	return b.String()
 }

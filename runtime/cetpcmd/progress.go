@@ -2,6 +2,7 @@ package cetpcmd
 
 import (
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
 	"sync"
 
@@ -35,7 +36,7 @@ func (l *progressLine) start(op *consumer.Operation) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(l.w, "cetp: %s accepted as operation %s (request %s)\n", printable(op.Tool), printable(op.ID), printable(op.RequestID))
+	fmt.Fprintf(l.w, "cetp: %s accepted as operation %s (request %s)\n", cliout.Printable(op.Tool), cliout.Printable(op.ID), cliout.Printable(op.RequestID))
 }
 
 // show draws p when it differs from what is shown; it is the client's
@@ -72,11 +73,11 @@ func (l *progressLine) end() {
 // progressText is one progress line: the tool, current/total with the
 // percentage, and the Provider's message, escaped and cut.
 func progressText(op *consumer.Operation, p consumer.Progress) string {
-	s := fmt.Sprintf("cetp: %s %d", printable(op.Tool), p.Current)
+	s := fmt.Sprintf("cetp: %s %d", cliout.Printable(op.Tool), p.Current)
 	if p.Total > 0 {
 		s += fmt.Sprintf("/%d (%d%%)", p.Total, p.Current*100/p.Total)
 	}
-	msg := []rune(printable(p.Message))
+	msg := []rune(cliout.Printable(p.Message))
 	if len(msg) > maxProgressText {
 		msg = append(msg[:maxProgressText], '…')
 	}

@@ -3,6 +3,7 @@ package cetpcmd
 import (
 	"context"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"os"
 	"os/signal"
 	"syscall"
@@ -34,10 +35,10 @@ func Main() int {
 func Run(ctx context.Context, env Env, args []string) int {
 	root := NewRoot(env)
 	root.SetArgs(args)
-	root.SetIn(env.stdin())
-	root.SetOut(env.stdout())
-	root.SetErr(env.stderr())
-	return report(env.stderr(), root.ExecuteContext(ctx))
+	root.SetIn(env.In())
+	root.SetOut(env.Out())
+	root.SetErr(env.Err())
+	return report(env.Err(), root.ExecuteContext(ctx))
 }
 
 // NewRoot returns the cetp command tree.
@@ -91,15 +92,15 @@ func (r *runner) open(ctx context.Context, cmd *cobra.Command, opt consumer.Opti
 	}
 	socket, _ := cmd.Flags().GetString(SocketFlag)
 	if socket == "" {
-		socket = r.env.getenv(SocketEnv)
+		socket = r.env.Env(SocketEnv)
 	}
 	if socket == "" {
 		return nil, usagef("no Provider socket: pass --%s or set %s", SocketFlag, SocketEnv)
 	}
 	conn, err := r.env.dial(ctx, socket)
 	if err != nil {
-		return nil, &transportError{err: fmt.Errorf("connect to %s: %w", socket, err)}
+		return nil, &cliout.TransportError{Err: fmt.Errorf("connect to %s: %w", socket, err)}
 	}
-	conn = noticeConn{Conn: conn, w: r.env.stderr()}
+	conn = noticeConn{Conn: conn, w: r.env.Err()}
 	return &session{conn: conn, c: consumer.New(conn, opt)}, nil
 }

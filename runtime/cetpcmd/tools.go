@@ -2,6 +2,7 @@ package cetpcmd
 
 import (
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -36,10 +37,10 @@ func (r *runner) tools(cmd *cobra.Command) error {
 	defer s.Close()
 	list, err := s.c.ListTools(ctx)
 	if err != nil {
-		return exchangeError("list_tools", err)
+		return cliout.Exchange("list_tools", err)
 	}
 	if list.Dropped > 0 {
-		fmt.Fprintf(r.env.stderr(), "cetp: %d tools left out: they break a name rule or a size cap\n", list.Dropped)
+		fmt.Fprintf(r.env.Err(), "cetp: %d tools left out: they break a name rule or a size cap\n", list.Dropped)
 	}
 	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
 		return printValue(cmd.OutOrStdout(), list)
@@ -51,14 +52,14 @@ func (r *runner) tools(cmd *cobra.Command) error {
 // tool. The title comes last: its characters may be wide.
 func writeTable(w io.Writer, sess *consumer.Session, list *consumer.ToolList) error {
 	if sess != nil {
-		fmt.Fprintf(w, "%s (%s), revision %s\n", printable(sess.ProviderName), printable(sess.ProviderID), printable(list.Revision))
+		fmt.Fprintf(w, "%s (%s), revision %s\n", cliout.Printable(sess.ProviderName), cliout.Printable(sess.ProviderID), cliout.Printable(list.Revision))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tEFFECT\tRISK\tCONFIRMATION\tEXECUTION\tFLAGS\tTITLE")
 	for _, t := range list.Tools {
 		a := t.Annotations
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(t.Name), cell(a["effect"]), cell(a["risk"]),
-			cell(a["confirmation"]), cell(a["execution"]), flags(a), printable(t.Title))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cliout.Printable(t.Name), cell(a["effect"]), cell(a["risk"]),
+			cell(a["confirmation"]), cell(a["execution"]), flags(a), cliout.Printable(t.Title))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write the tool table: %w", err)
@@ -71,7 +72,7 @@ func cell(v any) string {
 	if v == nil {
 		return "-"
 	}
-	s := []rune(printable(fmt.Sprint(v)))
+	s := []rune(cliout.Printable(fmt.Sprint(v)))
 	if len(s) > maxCell {
 		return string(s[:maxCell]) + "…"
 	}

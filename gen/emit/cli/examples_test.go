@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func runExamples(t *testing.T, app *cetpcli.App, tool *ir.Tool, sock string, rec
 		}
 		before := len(rec.all())
 		var out, errb bytes.Buffer
-		code := cetpcli.Run(context.Background(), app, cetpcli.Env{Stdout: &out, Stderr: &errb}, append(args, "--socket", sock))
+		code := cetpcli.Run(context.Background(), app, cetpcli.Env{Stdio: cliout.Stdio{Stdout: &out, Stderr: &errb}}, append(args, "--socket", sock))
 		got := rec.all()
 		if code != cetpcli.ExitProvider || !strings.Contains(errb.String(), `"message": "`+recorded+`"`) || len(got) != before+1 {
 			t.Errorf("%s: exit %d, stderr %s", ex, code, errb.String())
