@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // Catalog is an opened catalog: the raw file bytes and the decoded index.
@@ -41,6 +42,18 @@ func Open(data, index []byte) (*Catalog, error) {
 func Lazy(data, index []byte) func() (*Catalog, error) {
 	return sync.OnceValues(func() (*Catalog, error) { return Open(data, index) })
 }
+
+// LazyString is Lazy over the catalog and index held as strings, as
+// generated CLIs hold them in Go constants. The bytes are read in place,
+// never copied, so a query touches only the pages it reads; nothing in
+// this package writes to a catalog's data, which here is read-only memory.
+func LazyString(data, index string) func() (*Catalog, error) {
+	return Lazy(stringBytes(data), stringBytes(index))
+}
+
+// stringBytes returns the bytes of s without copying them; they must never
+// be written.
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // Size is the length of the catalog file in bytes.
 func (c *Catalog) Size() int { return len(c.data) }

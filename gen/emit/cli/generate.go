@@ -141,7 +141,7 @@ func renderFile(p *ir.Provider, body func(f *jen.File)) ([]byte, error) {
 //	package main
 //
 //	func main() {
-//		cetpcli.Main(app, catalog.Lazy([]byte(catalogJSON), []byte(catalogIndexJSON)))
+//		cetpcli.Main(app, catalog.LazyString(catalogJSON, catalogIndexJSON))
 //	}
 func renderMain(f *jen.File, p *ir.Provider, app *cetpcli.App) {
 	f.PackageComment(fmt.Sprintf("// Command %s is the generated CETP v2 Consumer CLI of %s (provider_id %s): one command per tool, and `%s schema` for agents.",
@@ -150,8 +150,8 @@ func renderMain(f *jen.File, p *ir.Provider, app *cetpcli.App) {
 	f.PackageComment(fmt.Sprintf("// Build it with `go build -o %s ./out/%s/%s` in the cetpgen module; see docs/catalog.md.", app.Name, Dir, p.Slug))
 	f.Comment("// main runs the CLI with the catalog of catalog.go.")
 	f.Func().Id("main").Params().Block(
-		jen.Qual(pkgCetpcli, "Main").Call(jen.Id("app"), jen.Qual(pkgCatalog, "Lazy").Call(
-			jen.Index().Byte().Parens(jen.Id("catalogJSON")), jen.Index().Byte().Parens(jen.Id("catalogIndexJSON")))),
+		jen.Qual(pkgCetpcli, "Main").Call(jen.Id("app"), jen.Qual(pkgCatalog, "LazyString").Call(
+			jen.Id("catalogJSON"), jen.Id("catalogIndexJSON"))),
 	)
 }
 

@@ -13,5 +13,5 @@ import (
 
 // main runs the CLI with the catalog of catalog.go.
 func main() {
-	cetpcli.Main(app, catalog.Lazy([]byte(catalogJSON), []byte(catalogIndexJSON)))
+	cetpcli.Main(app, catalog.LazyString(catalogJSON, catalogIndexJSON))
 }
