@@ -497,11 +497,15 @@ func TestDescriptorRevision(t *testing.T) {
 	mk := func(name string) provider.Tool {
 		return provider.Tool{Name: name, Title: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`),
 			OutputSchema: json.RawMessage(`{}`), Annotations: read,
-			Handler: func(context.Context, *provider.Call, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{}`), nil }}
+			Handler: func(context.Context, *provider.Call, json.RawMessage) (json.RawMessage, error) {
+				return json.RawMessage(`{}`), nil
+			}}
 	}
 	p, err := provider.New(provider.Descriptor{ID: providerA, Name: "A", Versions: []int{2}, Revision: "15388e254f523f1c"},
 		[]provider.Tool{mk("one"), mk("two")}, provider.Options{
-			Visibility: func(_ context.Context, _ provider.Caller, ti provider.ToolInfo) bool { return !hide.Load() || ti.Name == "one" }})
+			Visibility: func(_ context.Context, _ provider.Caller, ti provider.ToolInfo) bool {
+				return !hide.Load() || ti.Name == "one"
+			}})
 	if err != nil {
 		t.Fatal(err)
 	}
