@@ -95,9 +95,12 @@ type AuditEvent struct {
 	Confirmation string
 	// Deduplicated is true when a stored result was served.
 	Deduplicated bool
-	// Status is the response status and ErrorCode its error_code.
+	// Status is the response status and ErrorCode its error_code. For the
+	// end of a background operation, Status is its terminal state
+	// (succeeded, failed or cancelled) and Operation its ID.
 	Status    string
 	ErrorCode string
+	Operation string
 }
 
 // AuditSink receives audit events. It must not block for long.

@@ -215,7 +215,7 @@ func (p *Provider) runInStore(op *liveOp) {
 		return
 	}
 	var failure *handlerFailure
-	_, _, err := p.opt.Store.RunOperation(p.ops.base, op.key, p.expiry(), func(ctx context.Context, tx store.Tx) (store.Outcome, error) {
+	rec, ran, err := p.opt.Store.RunOperation(p.ops.base, op.key, p.expiry(), func(ctx context.Context, tx store.Tx) (store.Outcome, error) {
 		// Only the local flag here: asking the store would take a second
 		// connection while this transaction holds one. A request made
 		// through another process reaches the handler through watchCancel.
@@ -241,7 +241,17 @@ func (p *Provider) runInStore(op *liveOp) {
 		p.finishOperation(op, failedOutcome(failure.err))
 	case err != nil:
 		return // the store failed; the operation stays for recovery
+	case ran:
+		p.auditEnd(op, rec)
 	}
+}
+
+// auditEnd records the terminal state of an operation (§7.2), without its
+// arguments or result.
+func (p *Provider) auditEnd(op *liveOp, rec store.Record) {
+	p.opt.Audit.Audit(p.ops.base, AuditEvent{Time: p.opt.Now(), CallerUID: op.req.Caller.UID, CallerKey: op.key.Caller,
+		Version: protocol.Version2, Tool: op.req.Tool, RequestID: op.key.RequestID, Status: string(rec.State),
+		ErrorCode: rec.Outcome.ErrorCode, Operation: op.id})
 }
 
 // runOperationHandler runs the handler of an operation and turns its
@@ -293,7 +303,9 @@ func (p *Provider) watchCancel(op *liveOp) func() {
 
 // finishOperation stores a terminal outcome without running anything.
 func (p *Provider) finishOperation(op *liveOp, out store.Outcome) {
-	p.opt.Store.FinishOperation(p.ops.base, op.key, p.expiry(), out)
+	if rec, done, err := p.opt.Store.FinishOperation(p.ops.base, op.key, p.expiry(), out); err == nil && done {
+		p.auditEnd(op, rec)
+	}
 }
 
 func cancelledOutcome() store.Outcome {

@@ -526,3 +526,23 @@ func TestDescriptorRevision(t *testing.T) {
 		t.Fatalf("subset: revision %q", sub)
 	}
 }
+
+// TestOperationAudited checks that the end of an operation is audited with
+// its terminal state and operation ID, as its start is with accepted.
+func TestOperationAudited(t *testing.T) {
+	audit := &auditLog{}
+	f := newOpFixture(t, memstore.New(), provider.Options{Audit: audit})
+	c := f.client(t, callerA, nil)
+	id, op := accept(t, c, "export_report")
+	close(f.release)
+	waitState(t, c, id, op, "succeeded")
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if ev := audit.last(); ev.Operation == op {
+			if ev.Status != "succeeded" || ev.RequestID != id || ev.Tool != "export_report" || ev.CallerUID != callerA.UID {
+				t.Fatalf("end of operation audited as %+v", ev)
+			}
+			return
+		}
+	}
+	t.Fatalf("the end of the operation was not audited: %+v", audit.last())
+}
