@@ -17,7 +17,8 @@ import (
 // GateDelivery checks the delivered catalog through the production loader:
 // the file decodes strictly into the same registry, every canonical, primary
 // path and alias resolves to the same ToolSpec payload (aliases differing
-// only in cli_path and is_alias), every product lists the same summaries,
+// only in cli_path and is_alias), every stored compact form is the
+// compaction of its full leaf, every product lists the same summaries,
 // and --all holds every tool once with its full payload.
 func GateDelivery(reg *catalog.Registry, data, index []byte) error {
 	c, err := catalog.Open(data, index)
@@ -62,7 +63,8 @@ func gateLeaves(c *catalog.Catalog, tools []*catalog.ToolSpec) (map[string][]byt
 // gateLeafViews decodes a tool through the production loader (a
 // canonical query) and requires it to encode back to the stored bytes,
 // which the serializer wrote from the resolved ToolSpec; the primary path
-// must resolve to it, and each alias must give the alias view. It returns
+// must resolve to it, each alias must give the alias view, and the stored
+// compact form must be the compaction of the stored leaf. It returns
 // the stored payload, which --all copies. scratch is the worker's buffer
 // for the encoding, reused from tool to tool.
 func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec, scratch *[]byte) ([]byte, error) {
@@ -76,6 +78,9 @@ func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec, scratch *[]byte) ([]
 	}
 	if err != nil || !bytes.Equal(*scratch, want) {
 		return nil, fmt.Errorf("the canonical query does not return the stored payload (%v)", err)
+	}
+	if err := gateCompact(c, t.Identity.CanonicalPath, want); err != nil {
+		return nil, err
 	}
 	if canonical, alias, ok := c.Resolve(t.Identity.PrimaryCLIPath); !ok || alias || canonical != t.Identity.CanonicalPath {
 		return nil, fmt.Errorf("the primary path %q does not resolve to the tool", t.Identity.PrimaryCLIPath)
@@ -94,6 +99,18 @@ func gateLeafViews(c *catalog.Catalog, t *catalog.ToolSpec, scratch *[]byte) ([]
 		}
 	}
 	return want, nil
+}
+
+// gateCompact requires the stored --compact form of a tool, which leaf
+// --compact and --all --compact copy, to be what the compaction code makes
+// of its full leaf now, so that the stored forms cannot drift from it.
+func gateCompact(c *catalog.Catalog, canonical string, full []byte) error {
+	stored, ok := c.StoredCompact(canonical)
+	want, err := catalog.CompactLeaf(full)
+	if !ok || err != nil || !bytes.Equal(stored, want) {
+		return fmt.Errorf("the stored compact form differs from the compaction of the full leaf (%v)", err)
+	}
+	return nil
 }
 
 // appendPayload appends the compact JSON of a query payload,

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -267,5 +268,21 @@ func TestGateDeliveryProductSummaries(t *testing.T) {
 	err = GateDelivery(res.Registry, res.Data, res.Index)
 	if err == nil || !strings.Contains(err.Error(), "differs from its ToolSpec summaries") {
 		t.Fatalf("GateDelivery = %v, want a product summary difference", err)
+	}
+}
+
+// TestGateDeliveryCompactForms requires the delivery gate to fail when a
+// stored compact form differs from the compaction of its full leaf.
+func TestGateDeliveryCompactForms(t *testing.T) {
+	res, err := Build(fixtureInput())
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := bytes.Clone(res.Index)
+	i := bytes.LastIndex(broken, []byte(`"canonical_path":"`)) // in the compact section
+	copy(broken[i+1:], "X")
+	err = GateDelivery(res.Registry, res.Data, broken)
+	if err == nil || !strings.Contains(err.Error(), "stored compact form differs") {
+		t.Fatalf("GateDelivery = %v, want a compact form difference", err)
 	}
 }

@@ -107,7 +107,7 @@ func TestOpenRejectsForeignOrBrokenIndex(t *testing.T) {
 	if _, err := Open(other, index); err == nil {
 		t.Error("an index opened another catalog")
 	}
-	if _, err := Open(data, bytes.Replace(index, []byte(`"version": 1`), []byte(`"version": 1, "x": 1`), 1)); err == nil {
+	if _, err := Open(data, bytes.Replace(index, []byte(`"version": 2`), []byte(`"version": 2, "x": 1`), 1)); err == nil {
 		t.Error("an index with an unknown field was accepted")
 	}
 	if _, err := Open(data[:len(data)/2], index); err == nil {

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Span is a byte range [Off, Off+Len) of the catalog file, written as the
@@ -282,8 +284,68 @@ func Encode(r *Registry, surfaceHash string) (data, index []byte, err error) {
 	copy(idx.SourceHashSpan.of(data), strconv.Quote(hash))
 	idx.SourceHash, idx.SurfaceHash = hash, surfaceHash
 	shiftIndex(idx, len(fileHead), 0)
-	index, err = json.MarshalIndent(idx, "", " ")
-	return data, append(index, '\n'), err
+	index, err = encodeIndex(idx, data)
+	return data, index, err
+}
+
+// encodeIndex writes the index file of idx: the index with compact_tools
+// as [], and in its place the compact section, each tool's --compact form
+// on a line of its own, computed from its full leaf in data.
+func encodeIndex(idx *Index, data []byte) ([]byte, error) {
+	section, err := compactSection(idx, data)
+	if err != nil {
+		return nil, err
+	}
+	idx.Version, idx.CompactSize, idx.CompactTools = IndexVersion, len(section), json.RawMessage("[]")
+	b, err := json.MarshalIndent(idx, "", " ")
+	if err != nil {
+		return nil, err
+	}
+	b = append(b[:len(b)-len("[]\n}")], section...)
+	return append(b, compactTail...), nil
+}
+
+// compactSection writes the compact form of every tool of idx, in index
+// order, as a JSON array with one tool per line, and records each span
+// (from the start of the section) in idx.
+func compactSection(idx *Index, data []byte) ([]byte, error) {
+	forms, err := compactForms(idx, data)
+	if err != nil || len(forms) == 0 {
+		return []byte("[]"), err
+	}
+	b := []byte{'['}
+	for i, form := range forms {
+		b = append(b, "\n  "...)
+		idx.Tools[i].Compact = Span{len(b), len(form)}
+		b = append(b, form...)
+		if i < len(forms)-1 {
+			b = append(b, ',')
+		}
+	}
+	return append(b, "\n ]"...), nil
+}
+
+// compactForms computes the compact form of every tool of idx from its
+// full leaf in data, spread over the CPUs.
+func compactForms(idx *Index, data []byte) ([][]byte, error) {
+	forms := make([][]byte, len(idx.Tools))
+	errs := make([]error, len(idx.Tools))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(forms); i += workers {
+				forms[i], errs[i] = compactStored(idx.Tools[i].Full.of(data))
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("catalog: compact form of %s: %w", idx.Tools[i].Canonical, err)
+		}
+	}
+	return forms, nil
 }
 
 // The envelope of the catalog file around its catalog and tools objects.
@@ -323,7 +385,7 @@ func firstErr(errs ...error) error {
 
 // encodeCatalog writes the `catalog` object at depth 1.
 func encodeCatalog(r *Registry) (*jsonWriter, *Index) {
-	w, idx := &jsonWriter{compactFrom: 3}, &Index{Version: SnapshotVersion}
+	w, idx := &jsonWriter{compactFrom: 3}, &Index{Version: IndexVersion}
 	products := func(depth int) {
 		start := w.size()
 		w.buf.WriteByte('[')

@@ -1,22 +1,34 @@
 package catalog
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 )
 
+// IndexVersion is the version of the index format. It moves on its own:
+// the catalog file keeps SnapshotVersion, the version of dws's format.
+const IndexVersion = 2
+
 // Index is the serialized SchemaIndex written beside the catalog file: the
-// byte spans of every piece a query may need, and every path of every tool.
+// byte spans of every piece a query may need, every path of every tool,
+// and the compact section, every tool's --compact form. The file begins
+// with compact_size, the length of that section, and ends with it, so
+// that the loader cuts the section out without reading it and decodes the
+// rest with compact_tools as [].
 type Index struct {
-	Version         int            `json:"version"`
-	SourceHash      string         `json:"source_hash"`
-	SourceHashSpan  Span           `json:"source_hash_span"`
-	SurfaceHash     string         `json:"surface_hash"`
-	Catalog         Span           `json:"catalog"`
-	CatalogProducts Span           `json:"catalog_products"`
-	Products        []IndexProduct `json:"products"`
-	Tools           []IndexTool    `json:"tools"`
+	CompactSize     int             `json:"compact_size"`
+	Version         int             `json:"version"`
+	SourceHash      string          `json:"source_hash"`
+	SourceHashSpan  Span            `json:"source_hash_span"`
+	SurfaceHash     string          `json:"surface_hash"`
+	Catalog         Span            `json:"catalog"`
+	CatalogProducts Span            `json:"catalog_products"`
+	Products        []IndexProduct  `json:"products"`
+	Tools           []IndexTool     `json:"tools"`
+	CompactTools    json.RawMessage `json:"compact_tools"`
 }
 
 // IndexProduct locates one product summary and its tool list.
@@ -27,14 +39,16 @@ type IndexProduct struct {
 	Tools     []int  `json:"tools"`
 }
 
-// IndexTool locates one tool: its summary inside the catalog object and its
-// full leaf inside the tools object. Paths holds the primary CLI path first,
+// IndexTool locates one tool: its summary inside the catalog object, its
+// full leaf inside the tools object and its --compact form inside the
+// compact section of the index. Paths holds the primary CLI path first,
 // then the aliases.
 type IndexTool struct {
 	Canonical string   `json:"canonical"`
 	Product   int      `json:"product"`
 	Summary   Span     `json:"summary"`
 	Full      Span     `json:"full"`
+	Compact   Span     `json:"compact"`
 	Paths     []string `json:"paths"`
 }
 
@@ -54,12 +68,59 @@ type lookup struct {
 // NormalizePath collapses runs of whitespace in a CLI path.
 func NormalizePath(p string) string { return strings.Join(strings.Fields(p), " ") }
 
-// checkIndex validates idx against the catalog bytes and builds the maps.
-func checkIndex(idx *Index, data []byte) (*lookup, error) {
-	if idx.Version != SnapshotVersion {
-		return nil, fmt.Errorf("catalog index version %d, want %d", idx.Version, SnapshotVersion)
+// The bytes around the compact section of an index file.
+const (
+	compactHead = "{\n \"compact_size\": "
+	compactKey  = "\"compact_tools\": "
+	compactTail = "\n}\n"
+)
+
+// splitIndex cuts the compact section out of an index file: it returns the
+// file with the section replaced by [] and the section itself, which is
+// not read.
+func splitIndex(index []byte) (rest, section []byte, err error) {
+	size, ok := compactSize(index)
+	end := len(index) - len(compactTail)
+	start := end - size
+	if !ok || start < len(compactHead) || string(index[end:]) != compactTail ||
+		string(index[start-len(compactKey):start]) != compactKey || index[start] != '[' || index[end-1] != ']' {
+		return nil, nil, fmt.Errorf("catalog index: no compact section of the recorded size")
+	}
+	rest = make([]byte, 0, start+2+len(compactTail))
+	rest = append(append(append(rest, index[:start]...), "[]"...), compactTail...)
+	return rest, index[start:end], nil
+}
+
+// compactSize reads compact_size, the first member of an index file.
+func compactSize(index []byte) (int, bool) {
+	digits, ok := bytes.CutPrefix(index, []byte(compactHead))
+	n := 0
+	for i, c := range digits {
+		switch {
+		case c >= '0' && c <= '9' && i < 10:
+			n = n*10 + int(c-'0')
+		case c == ',' && i > 0 && ok:
+			return n, len(index) >= n
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// checkIndex validates idx against the catalog bytes and the size of the
+// compact section, and builds the maps.
+func checkIndex(idx *Index, data []byte, compact int) (*lookup, error) {
+	if idx.Version != IndexVersion {
+		return nil, fmt.Errorf("catalog index version %d, want %d", idx.Version, IndexVersion)
+	}
+	if string(idx.CompactTools) != "[]" || idx.CompactSize != compact {
+		return nil, fmt.Errorf("catalog index: the compact section is not where compact_size puts it")
 	}
 	if err := checkSpans(idx, len(data)); err != nil {
+		return nil, err
+	}
+	if err := checkCompactSpans(idx, compact); err != nil {
 		return nil, err
 	}
 	if string(idx.SourceHashSpan.of(data)) != strconv.Quote(idx.SourceHash) {
@@ -105,6 +166,17 @@ func checkNesting(idx *Index) error {
 	for t, ok := range listed {
 		if !ok {
 			return fmt.Errorf("catalog index: tool %q is in no product", idx.Tools[t].Canonical)
+		}
+	}
+	return nil
+}
+
+// checkCompactSpans requires every compact span inside the brackets of
+// the compact section, which is n bytes long.
+func checkCompactSpans(idx *Index, n int) error {
+	for _, t := range idx.Tools {
+		if !inside(t.Compact, Span{1, n - 2}) || t.Compact.Len <= 0 {
+			return fmt.Errorf("catalog index: the compact form of %q is outside the compact section", t.Canonical)
 		}
 	}
 	return nil

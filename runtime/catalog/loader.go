@@ -12,23 +12,29 @@ import (
 	"unsafe"
 )
 
-// Catalog is an opened catalog: the raw file bytes and the decoded index.
-// Queries decode only the spans they need. A Catalog is safe for
-// concurrent use.
+// Catalog is an opened catalog: the raw file bytes, the compact section of
+// the index and the decoded rest of the index. Queries decode only the
+// spans they need. A Catalog is safe for concurrent use.
 type Catalog struct {
-	data []byte
-	idx  Index
-	look *lookup
+	data    []byte
+	compact []byte
+	idx     Index
+	look    *lookup
 }
 
-// Open decodes index (strictly) and checks it against data, the catalog
-// file. It does not decode the catalog itself.
+// Open decodes index (strictly, all but its compact section, which is only
+// located) and checks it against data, the catalog file. It does not
+// decode the catalog itself.
 func Open(data, index []byte) (*Catalog, error) {
-	c := &Catalog{data: data}
-	if err := DecodeStrict(index, &c.idx); err != nil {
+	rest, compact, err := splitIndex(index)
+	if err != nil {
+		return nil, err
+	}
+	c := &Catalog{data: data, compact: compact}
+	if err := DecodeStrict(rest, &c.idx); err != nil {
 		return nil, fmt.Errorf("catalog index: %w", err)
 	}
-	look, err := checkIndex(&c.idx, data)
+	look, err := checkIndex(&c.idx, data, len(compact))
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +104,16 @@ func (c *Catalog) StoredTool(canonical string) ([]byte, bool) {
 		return nil, false
 	}
 	return c.idx.Tools[i].Full.of(c.data), true
+}
+
+// StoredCompact returns the stored --compact form of a tool, as --all
+// --compact copies it.
+func (c *Catalog) StoredCompact(canonical string) ([]byte, bool) {
+	i, ok := c.look.byCanonical[canonical]
+	if !ok {
+		return nil, false
+	}
+	return c.compactOf(i), true
 }
 
 // tool strictly decodes the full leaf of tool i.

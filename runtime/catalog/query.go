@@ -52,11 +52,39 @@ func usageError(msg string) *QueryError {
 // Payload returns the payload of q, ready to encode. --all is served by
 // WriteAll instead.
 func (c *Catalog) Payload(q Query) (any, error) {
+	if q.Compact {
+		if raw, ok := c.storedCompactLeaf(q); ok {
+			return raw, nil
+		}
+	}
 	p, err := c.payload(q)
 	if err != nil || !q.Compact {
 		return p, err
 	}
 	return compactPayload(p)
+}
+
+// storedCompactLeaf returns the stored --compact form of q if q names a
+// tool by its canonical or primary path (an alias view differs in
+// cli_path, and is compacted from the decoded tool).
+func (c *Catalog) storedCompactLeaf(q Query) (json.RawMessage, bool) {
+	path := NormalizePath(q.Path)
+	if q.CLIPath != "" {
+		path = NormalizePath(q.CLIPath)
+	}
+	if i, ok := c.look.byCanonical[path]; ok && q.CLIPath == "" {
+		return c.compactOf(i), true
+	}
+	ref, ok := c.look.byPath[path]
+	if !ok || ref.alias {
+		return nil, false
+	}
+	return c.compactOf(ref.tool), true
+}
+
+// compactOf returns the stored --compact form of tool i.
+func (c *Catalog) compactOf(i int) json.RawMessage {
+	return json.RawMessage(c.idx.Tools[i].Compact.of(c.compact))
 }
 
 func (c *Catalog) payload(q Query) (any, error) {
@@ -338,8 +366,8 @@ func (c *Catalog) writeAllProduct(jw *jsonWriter, p *productWire, i, depth int, 
 	})
 }
 
-// writeAllCompact streams the compact export: each tool is decoded,
-// stripped and written on its own, so memory stays at one tool.
+// writeAllCompact streams the compact export: the product heads are
+// decoded and stripped; each tool's stored compact form is copied.
 func (c *Catalog) writeAllCompact(w io.Writer) error {
 	jw := &jsonWriter{compactFrom: 4, out: w}
 	jw.object(0, []field{
@@ -383,17 +411,7 @@ func (c *Catalog) writeCompactTools(jw *jsonWriter, product, depth int) {
 	jw.buf.WriteByte('[')
 	for j, ti := range tools {
 		jw.elem(j, depth)
-		t, err := c.tool(ti)
-		if err != nil {
-			jw.fail(err)
-			return
-		}
-		m, err := compactMap(t)
-		if err != nil {
-			jw.fail(err)
-			return
-		}
-		jw.value(m, depth+1)
+		jw.buf.Write(c.compactOf(ti))
 		jw.spill(64 << 10)
 	}
 	jw.close(']', len(tools), depth)

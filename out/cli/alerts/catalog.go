@@ -98,7 +98,8 @@ const catalogJSON = `{
 
 // catalogIndexJSON is the catalog's index (schema_catalog.index.json).
 const catalogIndexJSON = `{
- "version": 1,
+ "compact_size": 4088,
+ "version": 2,
  "source_hash": "sha256:54300118942092bdfbc765228b282f95757bb2ed514edb0495a552efa037f5bb",
  "source_hash_span": [
   5870,
@@ -144,6 +145,10 @@ const catalogIndexJSON = `{
     6077,
     13669
    ],
+   "compact": [
+    4,
+    804
+   ],
    "paths": [
     "alert create"
    ]
@@ -158,6 +163,10 @@ const catalogIndexJSON = `{
    "full": [
     19774,
     11696
+   ],
+   "compact": [
+    812,
+    787
    ],
    "paths": [
     "alert delete",
@@ -175,6 +184,10 @@ const catalogIndexJSON = `{
     31497,
     21582
    ],
+   "compact": [
+    1603,
+    1270
+   ],
    "paths": [
     "alert list",
     "alert ls"
@@ -191,11 +204,21 @@ const catalogIndexJSON = `{
     53107,
     22082
    ],
+   "compact": [
+    2877,
+    1208
+   ],
    "paths": [
     "alert update",
     "alert edit"
    ]
   }
+ ],
+ "compact_tools": [
+  {"agent_summary":"创建一个价格提醒","availability":"available","avoid_when":["只想查看已有提醒时改用 alert list"],"canonical_path":"alert.create_alert","cli_path":"alert create","confirmation":"user_required","description":"为指定证券创建价格提醒","effect":"write","examples":["cetp-alerts alert create --symbol 600519.SH --price 1688"],"idempotency":"non_idempotent","interface_mode":"mcp","parameters":{"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"price":{"description":"price","required":true,"type":"number"},"symbol":{"description":"symbol","required":true,"type":"string"}},"risk":"medium","use_when":["用户要求在价格到达某值时提醒"]},
+  {"agent_summary":"删除一个价格提醒","availability":"available","avoid_when":["用户只是想暂时停用提醒时改用 alert update --paused"],"canonical_path":"alert.delete_alert","cli_path":"alert delete","confirmation":"user_required","description":"永久删除一个价格提醒及其触发历史，删除后无法恢复。","effect":"destructive","examples":["cetp-alerts alert delete --alert-id a_123"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"alert-id":{"description":"alert_id","required":true,"type":"string"},"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"}},"risk":"medium","use_when":["用户明确要求删除某个提醒"]},
+  {"agent_summary":"列出价格提醒","availability":"available","avoid_when":["用户要新建提醒时改用 alert create"],"canonical_path":"alert.list_alerts","cli_path":"alert list","confirmation":"not_required","description":"列出当前用户的价格提醒，可按证券代码和状态筛选，按创建时间倒序分页返回。","effect":"read","examples":["cetp-alerts alert list","cetp-alerts alert list --symbol 600519.SH --status active"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"page-size":{"default":"50","description":"page_size","required":false,"type":"integer"},"page-token":{"description":"上一页返回的 next_page_token；首页为 null 或省略","required":false,"type":"string"},"status":{"description":"status (one of: active, triggered, paused)","enum":["active","triggered","paused"],"required":false,"type":"string"},"symbol":{"description":"只返回该证券的提醒；省略时返回全部","required":false,"type":"string"}},"risk":"low","use_when":["用户想知道自己设置了哪些提醒","用户询问某个提醒是否已经触发"]},
+  {"agent_summary":"修改一个价格提醒","availability":"available","avoid_when":["提醒还不存在时改用 alert create"],"canonical_path":"alert.update_alert","cli_path":"alert update","confirmation":"user_required","description":"修改已有价格提醒的目标价、方向、备注或启用状态；未给出的字段保持不变。","effect":"write","examples":["cetp-alerts alert update --alert-id a_123 --price 1700","cetp-alerts alert update --alert-id a_123 --paused"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"alert-id":{"description":"alert_id","required":true,"type":"string"},"direction":{"description":"direction (one of: above, below)","enum":["above","below"],"required":false,"type":"string"},"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"note":{"description":"设为 null 清除备注","required":false,"type":"string"},"paused":{"description":"paused","required":false,"type":"boolean"},"price":{"description":"price","required":false,"type":"number"}},"risk":"medium","use_when":["用户要调整已有提醒的目标价或暂停提醒"]}
  ]
 }
 `

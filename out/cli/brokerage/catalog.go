@@ -100,7 +100,8 @@ const catalogJSON = `{
 
 // catalogIndexJSON is the catalog's index (schema_catalog.index.json).
 const catalogIndexJSON = `{
- "version": 1,
+ "compact_size": 5684,
+ "version": 2,
  "source_hash": "sha256:2117131dfb53664c812231e39f8add9f384b5093e50aec176fa64d0706bbd4f1",
  "source_hash_span": [
   7865,
@@ -147,6 +148,10 @@ const catalogIndexJSON = `{
     8073,
     12136
    ],
+   "compact": [
+    4,
+    892
+   ],
    "paths": [
     "broker order cancel"
    ]
@@ -162,6 +167,10 @@ const catalogIndexJSON = `{
     20243,
     18251
    ],
+   "compact": [
+    900,
+    1302
+   ],
    "paths": [
     "broker statements export"
    ]
@@ -176,6 +185,10 @@ const catalogIndexJSON = `{
    "full": [
     38524,
     12239
+   ],
+   "compact": [
+    2206,
+    930
    ],
    "paths": [
     "broker portfolio",
@@ -193,6 +206,10 @@ const catalogIndexJSON = `{
     50789,
     12926
    ],
+   "compact": [
+    3140,
+    905
+   ],
    "paths": [
     "broker quote"
    ]
@@ -208,11 +225,22 @@ const catalogIndexJSON = `{
     63743,
     25152
    ],
+   "compact": [
+    4049,
+    1632
+   ],
    "paths": [
     "broker order place",
     "broker trade"
    ]
   }
+ ],
+ "compact_tools": [
+  {"agent_summary":"Cancel an order that has not filled","availability":"available","avoid_when":["The order is already filled; selling needs a new order"],"canonical_path":"broker.cancel_order","cli_path":"broker order cancel","confirmation":"user_required","description":"Requests cancellation of an order that is not yet completely filled. Any part already filled stays filled; the result says how much was cancelled.","effect":"write","examples":["cetp-brokerage broker order cancel --order-id ord_8f2c"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"order-id":{"description":"order_id","required":true,"type":"string"}},"risk":"medium","use_when":["The user asks to withdraw an order they placed earlier"]},
+  {"agent_summary":"Statements and trade confirmations for a period","availability":"available","avoid_when":["The user only wants current holdings"],"canonical_path":"broker.export_statements","cli_path":"broker statements export","confirmation":"not_required","description":"Builds the account's monthly statements and trade confirmations for a date range. Long ranges are prepared in the background and can exceed the inline result size.","effect":"read","examples":["cetp-brokerage broker statements export --from 2026-01-01T00:00:00Z --to 2026-06-30T23:59:59Z"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"from":{"description":"from (format date-time)","format":"date-time","required":true,"type":"string"},"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"kinds":{"description":"kinds (one of: monthly_statement, trade_confirmation, tax_summary; repeat the flag for each item)","enum":["monthly_statement","trade_confirmation","tax_summary"],"required":false,"type":"array"},"to":{"description":"to (format date-time)","format":"date-time","required":true,"type":"string"}},"risk":"low","use_when":["The user needs statements or a tax summary for a date range"]},
+  {"agent_summary":"Positions and cash of the account","availability":"available","avoid_when":["The user asks for a market price of something they do not hold"],"canonical_path":"broker.get_portfolio","cli_path":"broker portfolio","confirmation":"not_required","description":"Returns the account's open positions with cost basis and market value, and cash balances keyed by ISO 4217 currency code.","effect":"read","examples":["cetp-brokerage broker portfolio","cetp-brokerage broker portfolio --include-closed-today"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"include-closed-today":{"description":"include_closed_today","required":false,"type":"boolean"},"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"}},"risk":"low","use_when":["The user asks what they hold or how much cash is available"]},
+  {"agent_summary":"Latest delayed quote for a ticker","availability":"available","avoid_when":["The user asks about their own holdings; use broker portfolio"],"canonical_path":"broker.get_quote","cli_path":"broker quote","confirmation":"not_required","description":"Returns the latest delayed quote for one instrument from the exchange feed: last price, bid/ask, day range, volume and trading status.","effect":"read","examples":["cetp-brokerage broker quote --symbol AAPL.US"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"symbol":{"description":"Ticker with exchange suffix, such as AAPL.US or 0700.HK.","required":true,"type":"string"}},"risk":"low","use_when":["The user asks for the current price of a stock or fund"]},
+  {"agent_summary":"Submit a buy or sell order after the holder approves it","availability":"available","avoid_when":["The user only asks about prices or holdings","The user has not said how many shares"],"canonical_path":"broker.place_order","cli_path":"broker order place","confirmation":"user_required","description":"Submits a buy or sell order to the exchange. The broker shows the order (instrument, side, quantity, price and estimated cost) on its own confirmation screen, and the order is sent only after the account holder approves it. A filled order cannot be undone.","effect":"destructive","examples":["cetp-brokerage broker order place --symbol AAPL.US --side buy --quantity 10 --pricing '{\"kind\":\"limit\",\"limit_price\":187.5}'"],"idempotency":"non_idempotent","interface_mode":"mcp","parameters":{"client-note":{"description":"client_note","required":false,"type":"string"},"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"pricing":{"description":"pricing (a JSON value)","required":true,"type":"string"},"quantity":{"description":"quantity","required":true,"type":"integer"},"side":{"description":"side (one of: buy, sell)","enum":["buy","sell"],"required":true,"type":"string"},"symbol":{"description":"symbol","required":true,"type":"string"},"time-in-force":{"default":"day","description":"time_in_force (one of: day, gtc, ioc)","enum":["day","gtc","ioc"],"required":false,"type":"string"}},"risk":"high","use_when":["The user explicitly asks to buy or sell a stated quantity of an instrument"]}
  ]
 }
 `

@@ -105,7 +105,8 @@ const catalogJSON = `{
 
 // catalogIndexJSON is the catalog's index (schema_catalog.index.json).
 const catalogIndexJSON = `{
- "version": 1,
+ "compact_size": 6798,
+ "version": 2,
  "source_hash": "sha256:5e9bb1f2084952ed92382ea07d8d873402b91914f0f875b1cdbc44da0b56c047",
  "source_hash_span": [
   8222,
@@ -153,6 +154,10 @@ const catalogIndexJSON = `{
     8433,
     11873
    ],
+   "compact": [
+    4,
+    825
+   ],
    "paths": [
     "fitness workout delete"
    ]
@@ -168,6 +173,10 @@ const catalogIndexJSON = `{
     20342,
     15419
    ],
+   "compact": [
+    833,
+    1124
+   ],
    "paths": [
     "fitness export"
    ]
@@ -182,6 +191,10 @@ const catalogIndexJSON = `{
    "full": [
     35792,
     20659
+   ],
+   "compact": [
+    1961,
+    1369
    ],
    "paths": [
     "fitness workout list",
@@ -199,6 +212,10 @@ const catalogIndexJSON = `{
     56480,
     24160
    ],
+   "compact": [
+    3334,
+    1357
+   ],
    "paths": [
     "fitness workout log",
     "fitness workout add"
@@ -215,6 +232,10 @@ const catalogIndexJSON = `{
     80671,
     15339
    ],
+   "compact": [
+    4695,
+    1031
+   ],
    "paths": [
     "fitness device sync"
    ]
@@ -230,10 +251,22 @@ const catalogIndexJSON = `{
     96046,
     17878
    ],
+   "compact": [
+    5730,
+    1065
+   ],
    "paths": [
     "fitness prefs set"
    ]
   }
+ ],
+ "compact_tools": [
+  {"agent_summary":"删除一条运动记录","availability":"available","avoid_when":["用户只想修改记录中的数值"],"canonical_path":"fitness.delete_workout","cli_path":"fitness workout delete","confirmation":"user_required","description":"永久删除一条运动记录及其心率和轨迹数据，删除后无法恢复。","effect":"destructive","examples":["cetp-fitness fitness workout delete --workout-id w_20261129_01"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"workout-id":{"description":"workout_id","required":true,"type":"string"}},"risk":"medium","use_when":["用户明确要求删除某条错误或重复的记录"]},
+  {"agent_summary":"导出完整的个人健康档案","availability":"available","avoid_when":["用户只想看最近几次运动时改用 fitness workout list"],"canonical_path":"fitness.export_health_data","cli_path":"fitness export","confirmation":"not_required","description":"导出个人资料、全部运动记录和每日指标（步数、静息心率、睡眠），用于迁移或交给医生。数据多时在后台生成，结果通常超过内联上限。","effect":"read","examples":["cetp-fitness fitness export","cetp-fitness fitness export --since 2026-01-01T00:00:00Z --include-sleep=false"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"include-sleep":{"default":"true","description":"include_sleep","required":false,"type":"boolean"},"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"since":{"description":"since (format date-time)","format":"date-time","required":false,"type":"string"}},"risk":"low","use_when":["用户要把数据迁移到其他应用或交给医生"]},
+  {"agent_summary":"列出一段时间内的运动记录","availability":"available","avoid_when":["用户需要完整的健康档案文件时改用 fitness export"],"canonical_path":"fitness.list_workouts","cli_path":"fitness workout list","confirmation":"not_required","description":"按时间范围列出运动记录，包括跑步、骑行和游泳的分项数据与心率区间。时间范围较长时结果可能很大。","effect":"read","examples":["cetp-fitness fitness workout list --since 2026-11-01T00:00:00Z","cetp-fitness fitness workout list --since 2026-10-01T00:00:00Z --sports run"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"limit":{"default":"500","description":"limit","required":false,"type":"integer"},"since":{"description":"since (format date-time)","format":"date-time","required":true,"type":"string"},"sports":{"description":"sports (one of: run, ride, swim; repeat the flag for each item)","enum":["run","ride","swim"],"required":false,"type":"array"},"until":{"description":"until (format date-time)","format":"date-time","required":false,"type":"string"}},"risk":"low","use_when":["用户询问最近跑了多少、某天的运动情况或心率区间"]},
+  {"agent_summary":"补录一条运动","availability":"available","avoid_when":["设备已经记录了这次运动时改用 fitness device sync"],"canonical_path":"fitness.log_workout","cli_path":"fitness workout log","confirmation":"not_required","description":"手动新增一条运动记录，用于没有佩戴设备时的补录。","effect":"write","examples":["cetp-fitness fitness workout log --sport run --started-at 2026-11-29T07:00:00+08:00 --duration-seconds 1800 --distance-m 5000"],"idempotency":"non_idempotent","interface_mode":"mcp","parameters":{"calories-kcal":{"description":"calories_kcal","required":false,"type":"number"},"distance-m":{"description":"distance_m","required":false,"type":"number"},"duration-seconds":{"description":"duration_seconds","required":true,"type":"integer"},"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"notes":{"description":"notes","required":false,"type":"string"},"sport":{"description":"sport (one of: run, ride, swim)","enum":["run","ride","swim"],"required":true,"type":"string"},"started-at":{"description":"started_at (format date-time)","format":"date-time","required":true,"type":"string"}},"risk":"low","use_when":["用户说自己完成了一次运动但设备里没有记录"]},
+  {"agent_summary":"从手环或手表导入新数据","availability":"available","avoid_when":["用户没有配对任何设备"],"canonical_path":"fitness.sync_wearable","cli_path":"fitness device sync","confirmation":"user_required","description":"连接已配对的手环或手表，导入上次同步之后的新运动和心率数据。设备离线或数据较多时在后台进行，可以取消。","effect":"write","examples":["cetp-fitness fitness device sync","cetp-fitness fitness device sync --device-id band-7f3a --full-resync"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"device-id":{"description":"为 null 时同步所有已配对设备","required":false,"type":"string"},"full-resync":{"description":"full_resync","required":false,"type":"boolean"},"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"}},"risk":"medium","use_when":["用户说刚运动完但 App 里还看不到记录"]},
+  {"agent_summary":"修改单位、通知或每周目标","availability":"available","avoid_when":["用户想修改个人资料"],"canonical_path":"fitness.update_preferences","cli_path":"fitness prefs set","confirmation":"not_required","description":"修改单位制、各类通知开关和每周运动目标；未给出的设置保持不变。","effect":"write","examples":["cetp-fitness fitness prefs set --units imperial"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"notifications":{"description":"通知类别（如 weekly_report）到开关的映射","required":false,"type":"string"},"units":{"description":"units (one of: metric, imperial)","enum":["metric","imperial"],"required":false,"type":"string"},"weekly-goal":{"description":"weekly_goal (a JSON value)","required":false,"type":"string"}},"risk":"low","use_when":["用户想改用英制单位或关闭某类通知"]}
  ]
 }
 `

@@ -83,7 +83,8 @@ const catalogJSON = `{
 
 // catalogIndexJSON is the catalog's index (schema_catalog.index.json).
 const catalogIndexJSON = `{
- "version": 1,
+ "compact_size": 3082,
+ "version": 2,
  "source_hash": "sha256:2faead54d3f39ea2fa0bc1ccba532a71c8559f4d6fefa3812053012de32a1d3c",
  "source_hash_span": [
   4095,
@@ -127,6 +128,10 @@ const catalogIndexJSON = `{
     4299,
     11420
    ],
+   "compact": [
+    4,
+    702
+   ],
    "paths": [
     "flags thing get",
     "flags get-thing",
@@ -144,10 +149,18 @@ const catalogIndexJSON = `{
     15747,
     56882
    ],
+   "compact": [
+    710,
+    2369
+   ],
    "paths": [
     "flags mixed inputs"
    ]
   }
+ ],
+ "compact_tools": [
+  {"agent_summary":"One thing by id","availability":"available","avoid_when":["The user wants every thing"],"canonical_path":"flags.get_thing","cli_path":"flags thing get","confirmation":"not_required","description":"Returns one thing.\n\nA second paragraph with a ` + "`" + `backquote` + "`" + `.","effect":"read","examples":["cetp-flagrule flags thing get --thing-id t1"],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"thing-id":{"description":"thing_id","required":true,"type":"string"}},"risk":"low","use_when":["The user names a thing"]},
+  {"agent_summary":"Mixed inputs","availability":"available","avoid_when":[],"canonical_path":"flags.mixed_inputs","cli_path":"flags mixed inputs","confirmation":"not_required","description":"Takes one property of every shape the flag rule knows.","effect":"read","examples":[],"idempotency":"idempotent","interface_mode":"mcp","parameters":{"anything":{"description":"anything (a JSON value)","required":false,"type":"string"},"camel-case":{"description":"camelCase","required":false,"type":"string"},"choice":{"description":"choice (a JSON value)","required":false,"type":"string"},"color":{"description":"color (one of: red, green)","enum":["red","green"],"required":false,"type":"string"},"count":{"default":"3","description":"count","example":7,"required":false,"type":"integer"},"days":{"description":"days (format date; repeat the flag for each item)","format":"date","required":false,"type":"array"},"enabled":{"default":"true","description":"enabled","required":false,"type":"boolean"},"filter":{"description":"filter (a JSON value)","required":false,"type":"string"},"fixed":{"description":"fixed (a JSON value)","required":false,"type":"string"},"json":{"description":"the whole args object as JSON (- reads it from stdin); flags given beside it set their properties over it","required":false,"type":"string"},"level":{"description":"The level to use.","enum":["low","high"],"required":false,"type":"string"},"levels":{"description":"levels (one of: low, high; repeat the flag for each item)","enum":["low","high"],"required":false,"type":"array"},"nullable-note":{"description":"nullable_note","required":false,"type":"string"},"numbered":{"description":"numbered","required":false,"type":"integer"},"objects":{"description":"objects (a JSON value)","required":false,"type":"string"},"plain-text":{"description":"Free text, \u003cb\u003eas is\u003c/b\u003e.","required":true,"type":"string"},"ratio":{"default":"0.5","description":"ratio","required":false,"type":"number"},"sizes":{"description":"sizes (repeat the flag for each item)","required":false,"type":"array"},"tags":{"description":"tags (repeat the flag for each item)","required":false,"type":"array"},"upper":{"description":"Upper","required":false,"type":"string"},"when":{"description":"when (format date-time)","format":"date-time","required":false,"type":"string"}},"risk":"low","use_when":[]}
  ]
 }
 `
