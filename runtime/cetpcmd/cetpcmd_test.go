@@ -141,7 +141,7 @@ func TestCallProviderError(t *testing.T) {
 	e := cliError(t, errb.String())
 	var details bytes.Buffer
 	json.Compact(&details, e.Details)
-	if code != ExitProvider || out.Len() != 0 || e.Source != "provider" || e.Code != "CONFLICT" || e.RequestID != "6f1c0b8e-5d2a-4c47-9a57-0e2b1f3d4c5a" ||
+	if code != cliout.ExitProvider || out.Len() != 0 || e.Source != "provider" || e.Code != "CONFLICT" || e.RequestID != "6f1c0b8e-5d2a-4c47-9a57-0e2b1f3d4c5a" ||
 		details.String() != `{"why":"test"}` {
 		t.Fatalf("exit %d, error %+v", code, e)
 	}
@@ -153,23 +153,23 @@ func TestUsageAndTransportErrors(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"call", "--socket", "s"}, ExitUsage},
-		{[]string{"call", "--socket", "s", "echo", "[]"}, ExitUsage},
-		{[]string{"call", "--socket", "s", "--async", "--follow", "slow"}, ExitUsage},
-		{[]string{"tools"}, ExitUsage}, // no socket
-		{[]string{"tools", "--bogus"}, ExitUsage},
-		{[]string{"operation", "get", "--socket", "s", "op_1"}, ExitUsage}, // no --request-id
+		{[]string{"call", "--socket", "s"}, cliout.ExitUsage},
+		{[]string{"call", "--socket", "s", "echo", "[]"}, cliout.ExitUsage},
+		{[]string{"call", "--socket", "s", "--async", "--follow", "slow"}, cliout.ExitUsage},
+		{[]string{"tools"}, cliout.ExitUsage}, // no socket
+		{[]string{"tools", "--bogus"}, cliout.ExitUsage},
+		{[]string{"operation", "get", "--socket", "s", "op_1"}, cliout.ExitUsage}, // no --request-id
 	}
 	for _, c := range cases {
 		errb.Reset()
-		if got := Run(context.Background(), env, c.args); got != c.code || cliError(t, errb.String()).Code != CodeUsage {
+		if got := Run(context.Background(), env, c.args); got != c.code || cliError(t, errb.String()).Code != cliout.CodeUsage {
 			t.Errorf("%v: exit %d, want %d\n%s", c.args, got, c.code, errb)
 		}
 	}
 	env.Dial = func(context.Context, string) (Conn, error) { return nil, errors.New("connection refused") }
 	errb.Reset()
-	if got := Run(context.Background(), env, []string{"tools", "--socket", "s"}); got != ExitTransport ||
-		cliError(t, errb.String()).Code != CodeTransport {
+	if got := Run(context.Background(), env, []string{"tools", "--socket", "s"}); got != cliout.ExitTransport ||
+		cliError(t, errb.String()).Code != cliout.CodeTransport {
 		t.Errorf("unreachable Provider: exit %d\n%s", got, errb)
 	}
 }
@@ -185,7 +185,7 @@ func TestConfirmationApprovedAndDenied(t *testing.T) {
 		switch {
 		case approve && (code != 0 || !strings.Contains(out.String(), `"deleted": true`)):
 			t.Errorf("approved: exit %d\n%s%s", code, out, errb)
-		case !approve && (code != ExitProvider || cliError(t, errb.String()).Code != "USER_CANCELLED"):
+		case !approve && (code != cliout.ExitProvider || cliError(t, errb.String()).Code != "USER_CANCELLED"):
 			t.Errorf("denied: exit %d\n%s", code, errb)
 		}
 	}
@@ -236,7 +236,7 @@ func TestAsyncThenCancel(t *testing.T) {
 func TestOperationOfAnotherRequest(t *testing.T) {
 	env, _, errb := newEnv(t, nil, 0)
 	code := Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", "r-none", "op_none"})
-	if e := cliError(t, errb.String()); code != ExitProvider || e.Code != "INVALID_REQUEST" {
+	if e := cliError(t, errb.String()); code != cliout.ExitProvider || e.Code != "INVALID_REQUEST" {
 		t.Fatalf("exit %d, error %+v", code, e)
 	}
 }
@@ -260,7 +260,7 @@ func TestTimeoutWhileFollowingCancelsTheOperation(t *testing.T) {
 	rid := "0d9e6b4c-3f1a-4e2b-8c7d-5a6b7c8d9e0f"
 	code := Run(context.Background(), env, []string{"call", "--socket", "s", "--timeout", "150ms", "--request-id", rid, "slow"})
 	e := cliError(t, errb.String())
-	if code != ExitProvider || e.Code != "DEADLINE_EXCEEDED" || out.Len() != 0 {
+	if code != cliout.ExitProvider || e.Code != "DEADLINE_EXCEEDED" || out.Len() != 0 {
 		t.Fatalf("exit %d, error %+v", code, e)
 	}
 	hint := errb.String()[:strings.Index(errb.String(), "{")]
@@ -279,7 +279,7 @@ func TestTimeoutBoundsASynchronousCall(t *testing.T) {
 	env, _, errb := newEnv(t, nil, 2*time.Second)
 	start := time.Now()
 	code := Run(context.Background(), env, []string{"call", "--socket", "s", "--sync", "--timeout", "100ms", "slow"})
-	if e := cliError(t, errb.String()); code != ExitProvider || e.Code != "DEADLINE_EXCEEDED" || time.Since(start) > time.Second {
+	if e := cliError(t, errb.String()); code != cliout.ExitProvider || e.Code != "DEADLINE_EXCEEDED" || time.Since(start) > time.Second {
 		t.Fatalf("exit %d after %v, error %+v", code, time.Since(start), e)
 	}
 }
