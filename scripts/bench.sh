@@ -21,3 +21,13 @@ if [ -x bench/run.sh ]; then
   echo "== runtime: bench/run.sh"
   bench/run.sh
 fi
+
+echo "== runtime: in process, Unix socket and MCP Go SDK over pipes (bench/socket.sh)"
+bench/socket.sh
+
+echo "== Go generator against oapi-codegen (bench/oapi/run.sh 1000 5)"
+bench/oapi/run.sh 1000 5
+
+echo "== catalog: the synthetic Cobra CLI, and a CLI generated from a spec"
+scripts/bench-catalog.sh
+scripts/bench-generated-cli.sh
