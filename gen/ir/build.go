@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"path"
 	"runtime"
 	"slices"
 	"sort"
@@ -168,24 +167,8 @@ func buildCLI(w *spec.ToolCLI) *ToolCLI {
 }
 
 // Slug reduces a spec directory's base name to lowercase letters, digits
-// and hyphens ("My Specs_2" -> "my-specs-2").
-func Slug(dir string) string {
-	base := path.Base(strings.ReplaceAll(dir, "\\", "/"))
-	var b strings.Builder
-	for _, r := range strings.ToLower(base) {
-		switch {
-		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
-		}
-	}
-	s := strings.TrimSuffix(b.String(), "-")
-	if s == "" {
-		return "provider"
-	}
-	return s
-}
+// and hyphens ("My Specs_2" -> "my-specs-2"); see spec.Slug.
+func Slug(dir string) string { return spec.Slug(dir) }
 
 // goPackage makes a Go package name from a slug: letters and digits only,
 // starting with a letter, never a Go keyword ("type" -> "typepkg").

@@ -102,7 +102,6 @@ func crossRules(set *spec.Set, p *spec.Provider, tools []*spec.Tool) diag.List {
 		write[s.Name] = s.Access == accessWrite
 	}
 	used := map[string]bool{}
-	paths := map[string]string{}
 	for i, t := range tools {
 		if t == nil {
 			continue
@@ -110,9 +109,9 @@ func crossRules(set *spec.Set, p *spec.Provider, tools []*spec.Tool) diag.List {
 		doc := set.Tools[i]
 		l.Add(scopeRefs(doc, t, declared, used)...)
 		l.Add(capabilityRules(doc, t, p)...)
-		l.Add(cliRules(doc, t, p, paths)...)
 		l.Add(writeScopeLint(doc, t, write)...)
 	}
+	l.Add(cliRules(set, p, tools)...)
 	complete := set.ToolFiles > 0 && set.ToolFiles == len(tools) && !slices.Contains(tools, nil)
 	l.Add(providerLints(set.Provider, p, used, complete)...)
 	return l
@@ -134,32 +133,6 @@ func capabilityRules(doc *spec.Doc, t *spec.Tool, p *spec.Provider) diag.List {
 	if t.Annotations.Execution == execSyncOrAsync && !slices.Contains(p.Capabilities, capAsync) {
 		l.Errorf(doc.Pos("/annotations/execution"), "async-capability",
 			"execution sync_or_async needs the provider capability async_operations (CETP v2 §3.4)")
-	}
-	return l
-}
-
-// cliRules checks a tool's command path and aliases: under the product and
-// unique across tools. paths maps each path seen so far to its tool.
-func cliRules(doc *spec.Doc, t *spec.Tool, p *spec.Provider, paths map[string]string) diag.List {
-	var l diag.List
-	if t.CLI == nil {
-		return l
-	}
-	check := func(ptr, path string) {
-		if p.CLI != nil && path != "" && firstWord(path) != p.CLI.Product {
-			l.Errorf(doc.Pos(ptr), "cli-path-product", "command path %q must start with the product %q", path, p.CLI.Product)
-		}
-		if owner, dup := paths[path]; dup && path != "" {
-			l.Errorf(doc.Pos(ptr), "duplicate-cli-path", "command path %q is already used by tool %s", path, owner)
-			return
-		}
-		paths[path] = t.Name
-	}
-	if t.CLI.Path != "" {
-		check("/cli/path", t.CLI.Path)
-	}
-	for i, a := range t.CLI.Aliases {
-		check(spec.Pointer("cli", "aliases", itoa(i)), a)
 	}
 	return l
 }
