@@ -63,6 +63,7 @@ type liveOp struct {
 	mu      sync.Mutex
 	stopped bool // the user asked to cancel
 	prog    *Progress
+	stored  time.Time // when the progress was last written to the store
 }
 
 func (o *liveOp) requestCancel() {
@@ -78,12 +79,24 @@ func (o *liveOp) cancelRequested() bool {
 	return o.stopped
 }
 
-func (o *liveOp) setProgress(p Progress) {
+// setProgress keeps p for get_operation here, and reports whether it is
+// time to write it to the store as well (at most every progressEvery, and
+// always for the last step), for get_operation on other processes.
+func (o *liveOp) setProgress(p Progress, now time.Time) bool {
 	p.Message = protocol.Truncate(p.Message, maxProgressMessage)
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	o.prog = &p
-	o.mu.Unlock()
+	if now.Sub(o.stored) < progressEvery && (p.Total == 0 || p.Current < p.Total) {
+		return false
+	}
+	o.stored = now
+	return true
 }
+
+// progressEvery bounds how often a running operation writes its progress
+// to the store.
+const progressEvery = 200 * time.Millisecond
 
 func (o *liveOp) progress() *Progress {
 	o.mu.Lock()
@@ -258,7 +271,7 @@ func (p *Provider) auditEnd(op *liveOp, rec store.Record) {
 // result into the outcome to store.
 func (p *Provider) runOperationHandler(op *liveOp, t *tool, tx store.Tx) (store.Outcome, *handlerFailure) {
 	call := &Call{Caller: op.req.Caller, RequestID: op.key.RequestID, Tool: t.info, Version: protocol.Version2,
-		Tx: tx, Operation: op.id, progress: op.setProgress}
+		Tx: tx, Operation: op.id, progress: func(pr Progress) { p.reportProgress(op, pr) }}
 	allowFile := p.has(protocol.CapLargeResults)
 	value, f := p.handle(op.ctx, t, call, []byte(op.req.Args), p.resultLimit(allowFile))
 	if f != nil {
@@ -354,4 +367,31 @@ func (p *Provider) recoverOne(ctx context.Context, rec store.Record) {
 	}
 	e := protocol.NewError(protocol.CodeInternalError, "the Provider restarted and could not resume the operation")
 	p.opt.Store.FinishOperation(ctx, rec.Key, p.expiry(), failedOutcome(e))
+}
+
+// reportProgress keeps a handler's progress and, from time to time,
+// writes it to the store, where get_operation on another process of a
+// shared store finds it. A failed write only costs that display.
+func (p *Provider) reportProgress(op *liveOp, pr Progress) {
+	if !op.setProgress(pr, time.Now()) {
+		return
+	}
+	if data, err := json.Marshal(op.progress()); err == nil {
+		p.opt.Store.SetProgress(op.ctx, op.key, data)
+	}
+}
+
+// storedProgress reads the progress of an operation that runs in another
+// process; it is nil when there is none or it cannot be read.
+func (p *Provider) storedProgress(ctx context.Context, key store.Key) *Progress {
+	data, err := p.opt.Store.Progress(ctx, key)
+	if err != nil || data == nil {
+		return nil
+	}
+	var pr Progress
+	if json.Unmarshal(data, &pr) != nil {
+		return nil
+	}
+	pr.Message = protocol.Truncate(pr.Message, maxProgressMessage)
+	return &pr
 }

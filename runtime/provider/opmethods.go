@@ -70,6 +70,8 @@ func (p *Provider) getOperation(ctx context.Context, req *request) protocol.Bund
 		st.PollAfterMs = p.opt.PollAfter.Milliseconds()
 		if op := p.ops.get(rec.Key); op != nil {
 			st.Progress = op.progress()
+		} else {
+			st.Progress = p.storedProgress(ctx, rec.Key)
 		}
 		return p.operationBundle(req, st, nil)
 	}

@@ -49,6 +49,7 @@ func (o *pgOpsTool) handle(ctx context.Context, call *provider.Call, args json.R
 	if err != nil {
 		return nil, err
 	}
+	call.ReportProgress(provider.Progress{Current: 1, Total: 2, Message: "holding " + in.Symbol})
 	if err := o.wait(ctx, in.Symbol); err != nil {
 		return nil, err
 	}
@@ -223,6 +224,7 @@ func TestPostgresOperationsAcrossProcesses(t *testing.T) {
 
 	held := p1.accept(t, pgOpsHold)
 	p2.await(t, held, store.StateRunning)
+	p2.awaitProgress(t, held, "holding HOLD")
 	p2.c.Deadline = 2 * time.Second // a retry that waited for the run would fail
 	if id := p2.execute(t, held); id != held.operationID {
 		t.Fatalf("a retry on the other process named operation %s, want %s", id, held.operationID)
@@ -353,4 +355,20 @@ func TestPostgresPoolNotExhausted(t *testing.T) {
 	for _, op := range ops {
 		x.await(t, op, store.StateCancelled)
 	}
+}
+
+// awaitProgress polls get_operation until its progress message is want:
+// the progress of an operation that runs in another process.
+func (x *pgOpsProcess) awaitProgress(t *testing.T, op pgOp, want string) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		d, _ := x.state(t, op)
+		var s struct {
+			Progress *provider.Progress `json:"progress"`
+		}
+		if json.Unmarshal([]byte(d), &s) == nil && s.Progress != nil && s.Progress.Message == want {
+			return
+		}
+	}
+	t.Fatalf("progress %q never visible on the other process", want)
 }

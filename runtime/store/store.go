@@ -250,11 +250,17 @@ type Store interface {
 	RequestCancel(ctx context.Context, key Key) error
 	// CancelRequested reports whether RequestCancel was called for key.
 	CancelRequested(ctx context.Context, key Key) (bool, error)
+	// SetProgress records the latest progress (a JSON object) of the
+	// running operation of key, for get_operation on any process. Like
+	// RequestCancel it must not wait for the operation's transaction.
+	SetProgress(ctx context.Context, key Key, progress []byte) error
+	// Progress returns the latest progress recorded for key, or nil.
+	Progress(ctx context.Context, key Key) ([]byte, error)
 	// PendingOperations returns the non-terminal operations of provider,
 	// oldest first, for recovery when a Provider starts.
 	PendingOperations(ctx context.Context, provider string) ([]Record, error)
-	// Purge deletes terminal records, cancellation requests and tokens
-	// expired at now and returns how many rows it removed. Operations that
+	// Purge deletes terminal records, cancellation requests, progress and
+	// tokens expired at now and returns how many rows it removed. Operations that
 	// are not terminal are kept whatever their expiry.
 	Purge(ctx context.Context, now time.Time) (int64, error)
 	// Close releases the store.

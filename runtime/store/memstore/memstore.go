@@ -22,6 +22,7 @@ type Store struct {
 	tokens  map[store.Digest]store.Token
 	byID    map[string]store.Digest
 	cancels map[store.Key]bool
+	prog    map[store.Key][]byte
 	locks   keylock.Set[store.Key]
 }
 
@@ -32,6 +33,7 @@ func New() *Store {
 		tokens:  map[store.Digest]store.Token{},
 		byID:    map[string]store.Digest{},
 		cancels: map[store.Key]bool{},
+		prog:    map[store.Key][]byte{},
 	}
 }
 
@@ -172,6 +174,7 @@ func (s *Store) Purge(_ context.Context, now time.Time) (int64, error) {
 		if !now.Before(r.ExpiresAt) && r.State.Terminal() {
 			delete(s.records, k)
 			delete(s.cancels, k)
+			delete(s.prog, k)
 			n++
 		}
 	}

@@ -85,6 +85,7 @@ func (s *Store) finishLocked(key store.Key, expiresAt time.Time, out store.Outco
 	rec := s.records[key]
 	rec.State, rec.Outcome, rec.ExpiresAt = out.State(), out, expiresAt
 	s.records[key] = rec
+	delete(s.prog, key)
 	return rec
 }
 
@@ -120,4 +121,19 @@ func (s *Store) PendingOperations(_ context.Context, provider string) ([]store.R
 		return out[i].RequestID < out[j].RequestID
 	})
 	return out, nil
+}
+
+// SetProgress implements store.Store.
+func (s *Store) SetProgress(_ context.Context, key store.Key, progress []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.prog[key] = append([]byte(nil), progress...)
+	return nil
+}
+
+// Progress implements store.Store.
+func (s *Store) Progress(_ context.Context, key store.Key) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prog[key], nil
 }

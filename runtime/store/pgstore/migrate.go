@@ -63,6 +63,17 @@ CREATE TABLE cetp_cancels (
 	requested_ms bigint NOT NULL,
 	PRIMARY KEY (caller, provider, request_id)
 );`,
+	// 3: the progress of running operations, for get_operation on any
+	// process. Like cetp_cancels it has no foreign key, so writing it
+	// takes no lock on the operation's row.
+	`CREATE TABLE cetp_progress (
+	caller     text   NOT NULL,
+	provider   text   NOT NULL,
+	request_id text   NOT NULL,
+	progress   bytea  NOT NULL,
+	updated_ms bigint NOT NULL,
+	PRIMARY KEY (caller, provider, request_id)
+);`,
 }
 
 // schemaVersion is the schema version this runtime writes.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -27,6 +28,13 @@ ORDER BY created_ms, caller, request_id`
 VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`
 	cancelRequestedSQL = `SELECT EXISTS (SELECT 1 FROM cetp_cancels` + keyWhere + `)`
 	clearCancelSQL     = `DELETE FROM cetp_cancels` + keyWhere
+	// setProgressSQL keeps the latest progress of an operation; it touches
+	// only cetp_progress.
+	setProgressSQL = `INSERT INTO cetp_progress (caller, provider, request_id, progress, updated_ms)
+VALUES ($1, $2, $3, $4, $5) ON CONFLICT (caller, provider, request_id)
+DO UPDATE SET progress = EXCLUDED.progress, updated_ms = EXCLUDED.updated_ms`
+	progressSQL      = `SELECT progress FROM cetp_progress` + keyWhere
+	clearProgressSQL = `DELETE FROM cetp_progress` + keyWhere
 )
 
 // keyArgs returns the parameters $1 to $3 of keyWhere.
@@ -119,6 +127,9 @@ func (s *Store) RunOperation(ctx context.Context, key store.Key, expiresAt time.
 	if rec, err = end(ctx, tx, rec, expiresAt, out); err != nil {
 		return store.Record{}, false, err
 	}
+	if _, err := tx.ExecContext(ctx, clearProgressSQL, keyArgs(key)...); err != nil {
+		return store.Record{}, false, fmt.Errorf("pgstore: clear progress of %s: %w", key.RequestID, err)
+	}
 	if err := tx.Commit(); err != nil {
 		return store.Record{}, false, fmt.Errorf("pgstore: commit %s: %w", key.RequestID, err)
 	}
@@ -204,4 +215,26 @@ type keyedRow struct {
 // Scan implements rowScanner.
 func (r keyedRow) Scan(dest ...any) error {
 	return r.rows.Scan(append([]any{&r.key.Caller, &r.key.RequestID}, dest...)...)
+}
+
+// SetProgress implements store.Store: a row of cetp_progress, committed at
+// once, without waiting for the operation's row.
+func (s *Store) SetProgress(ctx context.Context, key store.Key, progress []byte) error {
+	if _, err := s.db.ExecContext(ctx, setProgressSQL, keyArgs(key, progress, time.Now().UnixMilli())...); err != nil {
+		return fmt.Errorf("pgstore: progress of %s: %w", key.RequestID, err)
+	}
+	return nil
+}
+
+// Progress implements store.Store.
+func (s *Store) Progress(ctx context.Context, key store.Key) ([]byte, error) {
+	var p []byte
+	err := s.db.QueryRowContext(ctx, progressSQL, keyArgs(key)...).Scan(&p)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: progress of %s: %w", key.RequestID, err)
+	}
+	return p, nil
 }

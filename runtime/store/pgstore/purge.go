@@ -24,6 +24,13 @@ const (
 	SELECT c.ctid FROM cetp_cancels c WHERE NOT EXISTS (SELECT 1 FROM cetp_dedup d
 		WHERE d.caller = c.caller AND d.provider = c.provider AND d.request_id = c.request_id)
 	LIMIT $1 FOR UPDATE OF c SKIP LOCKED))`
+	// purgeProgressSQL deletes the progress whose operation is gone or
+	// terminal (a crash between the end and its cleanup, or none at all).
+	purgeProgressSQL = `DELETE FROM cetp_progress WHERE ctid = ANY(ARRAY(
+	SELECT g.ctid FROM cetp_progress g WHERE NOT EXISTS (SELECT 1 FROM cetp_dedup d
+		WHERE d.caller = g.caller AND d.provider = g.provider AND d.request_id = g.request_id
+		AND d.state IN ('queued', 'running'))
+	LIMIT $1 FOR UPDATE OF g SKIP LOCKED))`
 )
 
 // Purge implements store.Store. It deletes in batches of
@@ -39,6 +46,7 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
 		{"cetp_dedup", purgeRecordsSQL, []any{now.UnixMilli(), s.batch}},
 		{"cetp_tokens", purgeTokensSQL, []any{now.UnixMilli(), s.batch}},
 		{"cetp_cancels", purgeCancelsSQL, []any{s.batch}},
+		{"cetp_progress", purgeProgressSQL, []any{s.batch}},
 	}
 	var total int64
 	for _, step := range steps {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -19,6 +20,14 @@ CREATE TABLE IF NOT EXISTS cetp_cancels (
 	provider     TEXT    NOT NULL,
 	request_id   TEXT    NOT NULL,
 	requested_ms INTEGER NOT NULL,
+	PRIMARY KEY (caller, provider, request_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS cetp_progress (
+	caller     TEXT    NOT NULL,
+	provider   TEXT    NOT NULL,
+	request_id TEXT    NOT NULL,
+	progress   BLOB    NOT NULL,
+	updated_ms INTEGER NOT NULL,
 	PRIMARY KEY (caller, provider, request_id)
 ) WITHOUT ROWID;
 `
@@ -148,14 +157,44 @@ VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, key.Caller, key.Provider, key.Reque
 	return nil
 }
 
-// dropCancel forgets the cancel request of a finished operation. It runs
-// after the commit, so a crash in between leaves a request that Purge
-// removes later.
+// dropCancel forgets the cancel request and progress of a finished
+// operation. It runs after the commit, so a crash in between leaves rows
+// that Purge removes later.
 func (s *Store) dropCancel(ctx context.Context, key store.Key) {
 	s.signalsMu.Lock()
 	defer s.signalsMu.Unlock()
-	s.signals.ExecContext(ctx, `DELETE FROM cetp_cancels WHERE caller = ? AND provider = ? AND request_id = ?`,
-		key.Caller, key.Provider, key.RequestID)
+	for _, table := range []string{"cetp_cancels", "cetp_progress"} {
+		s.signals.ExecContext(ctx, `DELETE FROM `+table+` WHERE caller = ? AND provider = ? AND request_id = ?`,
+			key.Caller, key.Provider, key.RequestID)
+	}
+}
+
+// SetProgress implements store.Store, in the signals file, so that it
+// never waits for the write lock a running operation holds.
+func (s *Store) SetProgress(ctx context.Context, key store.Key, progress []byte) error {
+	s.signalsMu.Lock()
+	defer s.signalsMu.Unlock()
+	_, err := s.signals.ExecContext(ctx, `INSERT INTO cetp_progress (caller, provider, request_id, progress, updated_ms)
+VALUES (?, ?, ?, ?, ?) ON CONFLICT (caller, provider, request_id) DO UPDATE SET progress = excluded.progress, updated_ms = excluded.updated_ms`,
+		key.Caller, key.Provider, key.RequestID, progress, time.Now().UnixMilli())
+	if err != nil {
+		return fmt.Errorf("sqlitestore: progress of %s: %w", key.RequestID, err)
+	}
+	return nil
+}
+
+// Progress implements store.Store.
+func (s *Store) Progress(ctx context.Context, key store.Key) ([]byte, error) {
+	var p []byte
+	err := s.signals.QueryRowContext(ctx, `SELECT progress FROM cetp_progress
+WHERE caller = ? AND provider = ? AND request_id = ?`, key.Caller, key.Provider, key.RequestID).Scan(&p)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: progress of %s: %w", key.RequestID, err)
+	}
+	return p, nil
 }
 
 // CancelRequested implements store.Store.
@@ -202,11 +241,12 @@ func (s *Store) records(ctx context.Context, keys []store.Key) ([]store.Record, 
 	return out, nil
 }
 
-// purgeCancels removes the cancel requests of operations that are terminal
-// or gone: those a crash left between an operation's commit and
-// dropCancel.
+// purgeCancels removes the cancel requests and progress of operations
+// that are terminal or gone: those a crash left between an operation's
+// commit and dropCancel.
 func (s *Store) purgeCancels(ctx context.Context) (int64, error) {
-	rows, err := s.signals.QueryContext(ctx, `SELECT caller, provider, request_id FROM cetp_cancels`)
+	rows, err := s.signals.QueryContext(ctx, `SELECT caller, provider, request_id FROM cetp_cancels
+UNION SELECT caller, provider, request_id FROM cetp_progress`)
 	if err != nil {
 		return 0, fmt.Errorf("sqlitestore: purge cancels: %w", err)
 	}

@@ -25,6 +25,34 @@ func runOperations(t *testing.T, open Open) {
 	t.Run("purge keeps running operations", func(t *testing.T) { purgeOperations(t, open(t)) })
 	t.Run("file results round-trip", func(t *testing.T) { fileOutcome(t, open(t)) })
 	t.Run("reads never wait for a run", func(t *testing.T) { readsDuringRun(t, open(t)) })
+	t.Run("progress", func(t *testing.T) { progress(t, open(t)) })
+}
+
+// progress checks that SetProgress keeps the latest progress, that it
+// answers while RunOperation holds the record, and that the end of the
+// operation drops it.
+func progress(t *testing.T, s store.Store) {
+	a := attempt("r1", `{}`)
+	mustAccept(t, s, a, "op_1")
+	if p, err := s.Progress(ctx, a.Key); err != nil || p != nil {
+		t.Fatalf("Progress before any = %s, %v", p, err)
+	}
+	s.RunOperation(ctx, a.Key, t0.Add(time.Hour), func(context.Context, store.Tx) (store.Outcome, error) {
+		short, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		for _, p := range []string{`{"current":1}`, `{"current":2}`} {
+			if err := s.SetProgress(short, a.Key, []byte(p)); err != nil {
+				t.Errorf("SetProgress during the run: %v", err)
+			}
+		}
+		if p, err := s.Progress(short, a.Key); err != nil || string(p) != `{"current":2}` {
+			t.Errorf("Progress during the run = %s, %v", p, err)
+		}
+		return store.Outcome{Data: []byte(`{}`)}, nil
+	})
+	if p, _ := s.Progress(ctx, a.Key); p != nil {
+		t.Fatalf("progress kept after the end: %s", p)
+	}
 }
 
 // readsDuringRun checks that Lookup and Get answer while RunOperation

@@ -42,6 +42,12 @@ func sharedOperations(t *testing.T, open OpenShared) {
 		if ok, err := s1.CancelRequested(ctx, a.Key); err != nil || !ok {
 			t.Errorf("cancel request not visible during the run: %v %v", ok, err)
 		}
+		if err := s1.SetProgress(ctx, a.Key, []byte(`{"current":3}`)); err != nil {
+			t.Errorf("SetProgress during the run: %v", err)
+		}
+		if p, err := s2.Progress(ctx, a.Key); err != nil || string(p) != `{"current":3}` {
+			t.Errorf("progress not visible to the other store during the run: %s, %v", p, err)
+		}
 		return store.Outcome{ErrorCode: store.CodeCancelled}, nil
 	})
 	if err != nil || !ran || rec.State != store.StateCancelled {
