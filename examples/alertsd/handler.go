@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"strings"
 	"time"
 
@@ -63,24 +64,12 @@ func (h *handler) work(ctx context.Context, call *provider.Call, symbol string) 
 	msgs := [workSteps]string{"looking up " + symbol, "checking the market hours", "checking the price", "scheduling the trigger"}
 	for i, msg := range msgs {
 		call.ReportProgress(provider.Progress{Current: int64(i), Total: workSteps, Message: msg})
-		if err := sleep(ctx, h.delay/workSteps); err != nil {
+		if err := cliout.Sleep(ctx, h.delay/workSteps); err != nil {
 			return fmt.Errorf("create_alert stopped at step %d: %w", i+1, err)
 		}
 	}
 	call.ReportProgress(provider.Progress{Current: workSteps, Total: workSteps, Message: "saving"})
 	return nil
-}
-
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // newAlertID returns "a_" and 48 random bits in hex.

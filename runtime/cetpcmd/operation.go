@@ -101,7 +101,7 @@ func (r *runner) state(ctx context.Context, s *session, op *consumer.Operation, 
 		if !wait || st.Terminal() {
 			return st, nil
 		}
-		if err := pause(ctx, pollInterval(st)); err != nil {
+		if err := cliout.Sleep(ctx, pollInterval(st)); err != nil {
 			return nil, &cliout.TransportError{Err: fmt.Errorf("wait for operation %s: %w", op.ID, err)}
 		}
 	}
@@ -113,18 +113,6 @@ func pollInterval(st *consumer.OperationState) time.Duration {
 		return st.PollAfter
 	}
 	return defaultPoll
-}
-
-// pause waits for d or until ctx ends.
-func pause(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // opState is what `cetp operation` prints: the get_operation answer of

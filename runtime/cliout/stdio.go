@@ -1,9 +1,11 @@
 package cliout
 
 import (
+	"context"
 	"io"
 	"os"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -54,4 +56,16 @@ func IsTerminal(f interface{ Fd() uintptr }) bool {
 	var t syscall.Termios
 	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
 	return errno == 0
+}
+
+// Sleep waits for d or until ctx ends, and then returns ctx's error.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
