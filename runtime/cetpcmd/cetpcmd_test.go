@@ -44,7 +44,7 @@ func testTools(delay time.Duration) []provider.Tool {
 	slow := func(ctx context.Context, call *provider.Call, _ json.RawMessage) (json.RawMessage, error) {
 		for i := range 4 {
 			call.ReportProgress(provider.Progress{Current: int64(i), Total: 4, Message: "step\x1b[2J"})
-			if err := pause(ctx, delay/4); err != nil {
+			if err := cliout.Sleep(ctx, delay/4); err != nil {
 				return nil, err
 			}
 		}
