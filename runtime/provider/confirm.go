@@ -101,10 +101,16 @@ func tokenError(err error) *protocol.Error {
 	return storeFailure()
 }
 
+// errTokenQuota reports a caller past Options.MaxPendingTokens.
+var errTokenQuota = errors.New("provider: too many resume tokens for this caller")
+
 // issueToken stores a new resume token of kind for x and returns its text
-// and resolution ID.
+// and resolution ID; a caller past its quota gets errTokenQuota.
 func (p *Provider) issueToken(ctx context.Context, kind store.TokenKind, key store.Key, b store.Binding,
 	args []byte, d store.Decision) (text, id string, err error) {
+	if !p.tokens.take(key.Caller, p.opt.Now(), p.opt.ResumeTTL, p.opt.MaxPendingTokens) {
+		return "", "", errTokenQuota
+	}
 	text, err = newToken()
 	if err != nil {
 		return "", "", err
@@ -126,7 +132,7 @@ func (p *Provider) issueToken(ctx context.Context, kind store.TokenKind, key sto
 func (p *Provider) requestConfirmation(ctx context.Context, x *execution) *protocol.Error {
 	text, id, err := p.issueToken(ctx, store.TokenConfirm, x.key, x.binding, x.args, store.DecisionPending)
 	if err != nil {
-		return storeFailure()
+		return p.tokenFailure(err)
 	}
 	e := protocol.NewError(protocol.CodeUserActionRequired, "the Provider needs the user's confirmation")
 	e.Resolution, e.ResumeToken = &protocol.Resolution{ID: id}, text
@@ -143,8 +149,20 @@ func (p *Provider) authRequired(ctx context.Context, x *execution, res *protocol
 	}
 	text, _, err := p.issueToken(ctx, store.TokenAuth, x.key, x.binding, x.args, store.DecisionApproved)
 	if err != nil {
-		return storeFailure()
+		return p.tokenFailure(err)
 	}
 	e.Resolution, e.ResumeToken = res, text
 	return e
+}
+
+// tokenFailure answers a token that could not be issued: RATE_LIMITED for
+// a caller past its quota (retry once earlier resolutions expired or were
+// used), else the store's failure.
+func (p *Provider) tokenFailure(err error) *protocol.Error {
+	if errors.Is(err, errTokenQuota) {
+		e := protocol.NewError(protocol.CodeRateLimited, "too many pending confirmations or authorizations for this caller")
+		e.RetryAfter = p.opt.ResumeTTL
+		return e
+	}
+	return storeFailure()
 }

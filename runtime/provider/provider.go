@@ -74,6 +74,11 @@ type Options struct {
 	// TempDir is where file results are written before being unlinked;
 	// it defaults to os.TempDir().
 	TempDir string
+	// MaxPendingTokens bounds the resume tokens (pending confirmations and
+	// authorizations) one caller can have issued within ResumeTTL; past it
+	// a call that needs one is RATE_LIMITED. It defaults to
+	// DefaultMaxPendingTokens.
+	MaxPendingTokens int
 	// PurgeEvery is how often the Provider deletes expired records and
 	// tokens in the background (Purge) until Close; it defaults to
 	// DefaultPurgeEvery, and a negative value turns it off.
@@ -95,6 +100,7 @@ type Provider struct {
 	inflight inflight
 	keys     keylock.Set[store.Key]
 	ops      operations
+	tokens   tokenQuota
 }
 
 type tool struct {
@@ -225,6 +231,9 @@ func operationDefaults(o Options) Options {
 	}
 	if o.MaxFileResultBytes <= 0 {
 		o.MaxFileResultBytes = DefaultMaxFileResultBytes
+	}
+	if o.MaxPendingTokens <= 0 {
+		o.MaxPendingTokens = DefaultMaxPendingTokens
 	}
 	if o.PurgeEvery == 0 {
 		o.PurgeEvery = DefaultPurgeEvery
