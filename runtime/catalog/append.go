@@ -231,6 +231,13 @@ func sortedKeys[V any](m map[string]V, keys []string) []string {
 
 // appendProvenance appends a field_provenance map; nil is null.
 func appendProvenance(b []byte, m map[string]FieldProvenance) ([]byte, error) {
+	return appendSortedMap(b, m, appendFieldProvenance)
+}
+
+// appendSortedMap appends m as a JSON object with its keys in sorted
+// order, each value by enc; nil is null. It returns the first error of enc
+// and still writes every entry.
+func appendSortedMap[V any](b []byte, m map[string]V, enc func([]byte, *V) ([]byte, error)) ([]byte, error) {
 	if m == nil {
 		return append(b, "null"...), nil
 	}
@@ -241,9 +248,9 @@ func appendProvenance(b []byte, m map[string]FieldProvenance) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(AppendJSONString(b, k), ':')
-		p := m[k]
+		v := m[k]
 		var e error
-		b, e = appendFieldProvenance(b, &p)
+		b, e = enc(b, &v)
 		if err == nil {
 			err = e
 		}
@@ -300,24 +307,7 @@ func appendCandidates(b []byte, cs []Candidate) ([]byte, error) {
 
 // appendParameters appends the parameters map of a full leaf; nil is null.
 func appendParameters(b []byte, m map[string]ParameterSpec) ([]byte, error) {
-	if m == nil {
-		return append(b, "null"...), nil
-	}
-	b = append(b, '{')
-	var err error
-	for i, k := range sortedKeys(m, make([]string, 0, 32)) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(AppendJSONString(b, k), ':')
-		p := m[k]
-		var e error
-		b, e = appendParameter(b, &p)
-		if err == nil {
-			err = e
-		}
-	}
-	return append(b, '}'), err
+	return appendSortedMap(b, m, appendParameter)
 }
 
 func appendParameter(b []byte, p *ParameterSpec) ([]byte, error) {
