@@ -12,24 +12,12 @@ import (
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 )
 
-// referenceDir finds ../shared/reference/dws beside the repository root.
-// The reference payloads are required: the test fails without them.
+// referenceDir is the folder of the real dws payloads copied into
+// testdata (see testdata/README.md for their source and licence).
 func referenceDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for ; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if dir == filepath.Dir(dir) {
-			t.Fatal("no go.mod above the test")
-		}
-	}
-	ref := filepath.Join(filepath.Dir(dir), "shared", "reference", "dws")
-	if _, err := os.Stat(filepath.Join(ref, "MANIFEST.txt")); err != nil {
+	ref := filepath.Join("testdata", "dws")
+	if _, err := os.Stat(filepath.Join(ref, "v0718_schema_overview.json")); err != nil {
 		t.Fatalf("reference payloads missing: %v", err)
 	}
 	return ref
