@@ -13,6 +13,16 @@ import (
 // may shadow.
 var builtinCommands = []string{"completion", "help", "schema"}
 
+// DefaultCLIPath is the command path of a tool that has no cli.path: the
+// product and the tool name as one word, with "_" written "-"
+// ("update_item_title" -> "github update-item-title"). Tool names are
+// unique within a Provider and contain no "-", so default paths are unique
+// and, all being two words long, never the group of one another: a spec
+// that says nothing about the CLI cannot break it.
+func DefaultCLIPath(product, tool string) string {
+	return product + " " + strings.ReplaceAll(tool, "_", "-")
+}
+
 // cliEntry is one command path of a tool: its cli.path, the default path
 // its name gives when there is none, or an alias.
 type cliEntry struct {
@@ -23,10 +33,11 @@ type cliEntry struct {
 }
 
 // cliRules checks the command paths of the generated Consumer CLI: the
-// product is not a built-in command, every path is the product and at
-// least one more word, no path repeats, and no path is also a group of
-// another (a command cannot be both a leaf and a group). Default paths
-// ("<product> <tool words>") count, reported at the tool's name.
+// product is not a built-in command, every path a user wrote is the
+// product and at least one more word, no path repeats, and no path is
+// also a group of another (a command cannot be both a leaf and a group).
+// Default paths never conflict with each other; a conflict between a
+// written path and a default one is reported at the written path.
 func cliRules(set *spec.Set, p *spec.Provider, tools []*spec.Tool) diag.List {
 	var l diag.List
 	product := cliProduct(set, p)
@@ -74,8 +85,7 @@ func cliEntries(set *spec.Set, tools []*spec.Tool, product string) []cliEntry {
 		if t.CLI != nil && t.CLI.Path != "" {
 			out = append(out, cliEntry{t.CLI.Path, t.Name, doc, "/cli/path", true})
 		} else {
-			words := strings.FieldsFunc(t.Name, func(r rune) bool { return r == '_' })
-			out = append(out, cliEntry{strings.Join(append([]string{product}, words...), " "), t.Name, doc, "/name", false})
+			out = append(out, cliEntry{DefaultCLIPath(product, t.Name), t.Name, doc, "/name", false})
 		}
 		if t.CLI == nil {
 			continue
@@ -97,12 +107,28 @@ func pathShape(e cliEntry, product string) diag.List {
 	return l
 }
 
-// duplicatePaths reports every path used a second time.
+// duplicatePaths reports every written path used a second time, at the
+// written path: a path that another tool has as its default, or that an
+// earlier written path (in file order) already took.
 func duplicatePaths(entries []cliEntry) diag.List {
 	var l diag.List
+	defaults := map[string]string{}
+	for _, e := range entries {
+		if !e.explicit {
+			defaults[e.path] = e.tool
+		}
+	}
 	owner := map[string]string{}
 	for _, e := range entries {
-		if prev, dup := owner[e.path]; dup && e.path != "" {
+		if !e.explicit || e.path == "" {
+			continue
+		}
+		if d, ok := defaults[e.path]; ok {
+			l.Errorf(e.doc.Pos(e.ptr), "duplicate-cli-path",
+				"command path %q is the default path of tool %s, which has no cli.path; choose another path, or give %s a cli.path", e.path, d, d)
+			continue
+		}
+		if prev, dup := owner[e.path]; dup {
 			l.Errorf(e.doc.Pos(e.ptr), "duplicate-cli-path", "command path %q is already used by tool %s", e.path, prev)
 			continue
 		}
@@ -111,7 +137,8 @@ func duplicatePaths(entries []cliEntry) diag.List {
 	return l
 }
 
-// groupConflicts reports a path that is also the group of another path.
+// groupConflicts reports a path that is also the group of another path,
+// at the leaf when it was written, else at the written path under it.
 func groupConflicts(entries []cliEntry) diag.List {
 	var l diag.List
 	sorted := slices.Clone(entries)
@@ -122,8 +149,15 @@ func groupConflicts(entries []cliEntry) diag.List {
 			if !strings.HasPrefix(b.path, a.path+" ") {
 				break
 			}
-			l.Errorf(a.doc.Pos(a.ptr), "cli-path-group", "command path %q of tool %s is also a group of %q (tool %s); a command cannot be both",
-				a.path, a.tool, b.path, b.tool)
+			switch {
+			case a.explicit:
+				l.Errorf(a.doc.Pos(a.ptr), "cli-path-group", "command path %q of tool %s is also a group of %q (tool %s); a command cannot be both",
+					a.path, a.tool, b.path, b.tool)
+			case b.explicit:
+				l.Errorf(b.doc.Pos(b.ptr), "cli-path-group",
+					"command path %q of tool %s makes the default path %q of tool %s a group; a command cannot be both: choose another path, or give %s a cli.path",
+					b.path, b.tool, a.path, a.tool, a.tool)
+			}
 		}
 	}
 	return l

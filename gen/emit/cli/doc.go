@@ -3,7 +3,8 @@
 //
 // The CLI is a data table, a cetpcli.App, which BuildApp derives from the
 // IR: under the root "cetp-<slug>", one leaf command per tool at its
-// cli.path (default: the product and the words of the tool name), its
+// cli.path (default: the product and the tool name as one word, with "-"
+// for "_"), its
 // aliases, and flags derived from the input schema by the flag rule
 // below. The generator builds the cobra tree from the same App with
 // cetpcli.NewRoot, feeds it with the other facts of the spec to

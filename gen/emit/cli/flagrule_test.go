@@ -68,7 +68,7 @@ func TestPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := app.Commands[1]; c.Path != "flags mixed inputs" || c.Canonical != "flags.mixed_inputs" {
+	if c := app.Commands[1]; c.Path != "flags mixed-inputs" || c.Canonical != "flags.mixed_inputs" {
 		t.Errorf("default path %q, canonical %q", c.Path, c.Canonical)
 	}
 	root := cetpcli.NewRoot(app, cetpcli.Env{})
@@ -77,8 +77,8 @@ func TestPaths(t *testing.T) {
 	if strings.Join(get.Aliases, ",") != "show" || compat == get || compat.Name() != "get-thing" {
 		t.Errorf("aliases %v, compatibility leaf %q", get.Aliases, compat.CommandPath())
 	}
-	p.Tools[1].CLI = nil // mixed_inputs keeps its default path "flags mixed inputs"
-	p.Tools[0].CLI.Aliases = []string{"flags mixed"}
+	p.Tools[1].CLI = nil // mixed_inputs keeps its default path "flags mixed-inputs"
+	p.Tools[0].CLI.Aliases = []string{"flags mixed-inputs all"}
 	if _, err := cli.BuildApp(p); err == nil || !strings.Contains(err.Error(), "is a group of") {
 		t.Errorf("leaf that is a group: %v", err)
 	}

@@ -160,7 +160,7 @@ var app = &cetpcli.App{
 				},
 			},
 			Long:     "Takes one property of every shape the flag rule knows.",
-			Path:     "flags mixed inputs",
+			Path:     "flags mixed-inputs",
 			Required: []string{"a b", "plain_text"},
 			Short:    "Mixed inputs",
 			Tool:     "mixed_inputs",
