@@ -26,6 +26,10 @@ type BoundRegistry struct {
 	Commands    []BoundCommand // canonical order
 	Exclusions  []Exclusion
 	ByCanonical map[string]*BoundCommand
+	// Builtins are the commands Cobra itself added to the tree (help, and
+	// completion with its shell subcommands): not part of the CLI's
+	// surface, so neither bound nor walked.
+	Builtins map[*cobra.Command]bool
 }
 
 // resolved is the result of walking one path in the cobra tree.
@@ -85,27 +89,40 @@ func hiddenPath(c *cobra.Command) bool {
 }
 
 // Bind binds every effective command to its cobra leaf and checks that every
-// public runnable leaf is bound or excluded.
+// public runnable leaf is bound or excluded. Every mismatch is reported,
+// each with its exact path, sorted, in one error.
 func Bind(e *EffectiveRegistry, root *cobra.Command, exclusions []Exclusion) (*BoundRegistry, error) {
-	completeTree(root)
-	b := &BoundRegistry{Root: root, Effective: e, Exclusions: exclusions, ByCanonical: map[string]*BoundCommand{}}
+	b := &BoundRegistry{Root: root, Effective: e, Exclusions: exclusions, ByCanonical: map[string]*BoundCommand{},
+		Builtins: completeTree(root)}
+	var problems []string
 	for i := range e.Commands {
-		bc, err := bindOne(root, &e.Commands[i])
+		bc, err := bindOne(root, &e.Commands[i], b.Builtins)
 		if err != nil {
-			return nil, err
+			problems = append(problems, err.Error())
+			continue
 		}
 		b.Commands = append(b.Commands, bc)
 	}
 	for i := range b.Commands {
 		b.ByCanonical[b.Commands[i].Spec.CanonicalPath] = &b.Commands[i]
 	}
-	return b, checkCompleteness(b)
+	if err := checkCompleteness(b); err != nil {
+		problems = append(problems, err.Error())
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return nil, fmt.Errorf("binder: %d problem(s): %s", len(problems), strings.Join(problems, "; "))
+	}
+	return b, nil
 }
 
-func bindOne(root *cobra.Command, c *CommandSpec) (BoundCommand, error) {
+func bindOne(root *cobra.Command, c *CommandSpec, builtins map[*cobra.Command]bool) (BoundCommand, error) {
 	r, err := resolvePath(root, c.CLIPath)
 	if err != nil {
 		return BoundCommand{}, fmt.Errorf("%s: phantom or stale primary path: %w", c.CanonicalPath, err)
+	}
+	if builtins[r.cmd] {
+		return BoundCommand{}, fmt.Errorf("%s: %q is a Cobra built-in command, not a tool of the CLI", c.CanonicalPath, c.CLIPath)
 	}
 	if r.usedAlias {
 		return BoundCommand{}, fmt.Errorf("%s: primary path %q goes through a cobra alias; use the command names", c.CanonicalPath, c.CLIPath)
@@ -150,13 +167,15 @@ func bindAlias(root *cobra.Command, c *CommandSpec, primary *cobra.Command, alia
 	return nil
 }
 
-// flagContract summarises the accepted flags of c: names, types, defaults
-// and required marks.
+// flagContract summarises the flags c accepts as a tool (its own and those
+// it inherits below the root, see ToolFlags): names, types, defaults and
+// required marks.
 func flagContract(c *cobra.Command) string {
 	var rows []string
-	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
-		rows = append(rows, fmt.Sprintf("%s|%s|%s|%v", f.Name, f.Value.Type(), f.DefValue, hardRequired(f)))
-	})
+	for _, tf := range ToolFlags(c) {
+		f := tf.Flag
+		rows = append(rows, fmt.Sprintf("%s|%s|%s|%v|%v", f.Name, f.Value.Type(), f.DefValue, hardRequired(f), f.Hidden))
+	}
 	sort.Strings(rows)
 	return strings.Join(rows, "\n")
 }
@@ -176,13 +195,14 @@ func CommandPath(c *cobra.Command) string {
 }
 
 // PublicLeaves returns the path of every public runnable leaf below root:
-// runnable, no subcommands, no hidden command on its path.
-func PublicLeaves(root *cobra.Command) []string {
+// runnable, no subcommands, no hidden command on its path, and not one of
+// builtins (the commands Cobra added itself, which dws's walk never sees).
+func PublicLeaves(root *cobra.Command, builtins map[*cobra.Command]bool) []string {
 	var out []string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, s := range c.Commands() {
-			if s.Hidden {
+			if s.Hidden || builtins[s] {
 				continue
 			}
 			if runnableLeaf(s) {
@@ -197,8 +217,65 @@ func PublicLeaves(root *cobra.Command) []string {
 }
 
 // completeTree adds the help and completion commands cobra adds when the
-// tree executes, so that the binder sees the tree users see.
-func completeTree(root *cobra.Command) {
+// tree executes, so that the binder sees the tree users see, and returns
+// the commands cobra added: a CLI's own `help` or `completion` command
+// (dws has a `completion` leaf of its own) stops cobra from adding its
+// default and is an ordinary command of the CLI.
+func completeTree(root *cobra.Command) map[*cobra.Command]bool {
+	before := map[*cobra.Command]bool{}
+	for _, c := range root.Commands() {
+		before[c] = true
+	}
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	added := map[*cobra.Command]bool{}
+	var mark func(c *cobra.Command)
+	mark = func(c *cobra.Command) {
+		added[c] = true
+		for _, s := range c.Commands() {
+			mark(s)
+		}
+	}
+	for _, c := range root.Commands() {
+		if !before[c] {
+			mark(c)
+		}
+	}
+	return added
+}
+
+// ToolFlag is one flag a tool accepts, with its provenance in the tree.
+type ToolFlag struct {
+	Flag *pflag.Flag
+	// From is the path (below the root) of the ancestor whose persistent
+	// flag this is, or "" for the command's own flag.
+	From string
+}
+
+// ToolFlags returns the flags of c that belong in its schema, sorted by
+// name: its own flags and the persistent flags it inherits from ancestors
+// below the root (Cobra accepts both on the leaf), without Cobra's help
+// flag. The root's persistent flags are the CLI's global options (output
+// format, connection), shared by every command and not parameters of any
+// tool; dws's leaves do not list them either. Hidden flags are included
+// (marked Hidden); the resolver leaves them out of the parameters.
+func ToolFlags(c *cobra.Command) []ToolFlag {
+	seen := map[string]bool{}
+	var out []ToolFlag
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if f.Name != "help" && !seen[f.Name] {
+			seen[f.Name] = true
+			out = append(out, ToolFlag{Flag: f})
+		}
+	})
+	for p := c.Parent(); p != nil && p.HasParent(); p = p.Parent() {
+		p.PersistentFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Name != "help" && !seen[f.Name] {
+				seen[f.Name] = true
+				out = append(out, ToolFlag{Flag: f, From: CommandPath(p)})
+			}
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Flag.Name < out[j].Flag.Name })
+	return out
 }

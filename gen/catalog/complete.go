@@ -20,7 +20,7 @@ func checkCompleteness(b *BoundRegistry) error {
 	}
 	var problems []string
 	leaves := map[string]bool{}
-	for _, p := range PublicLeaves(b.Root) {
+	for _, p := range PublicLeaves(b.Root, b.Builtins) {
 		leaves[p] = true
 		if !covered[p] && excluded[p] == "" {
 			problems = append(problems, fmt.Sprintf("public runnable leaf %q is neither in the registry nor excluded", p))
@@ -52,6 +52,9 @@ func exclusionProblems(b *BoundRegistry, leaves, covered map[string]bool) []stri
 	var out []string
 	for _, x := range b.Exclusions {
 		switch {
+		case b.excludesBuiltin(x.CLIPath):
+			// Cobra's own help and completion commands are outside the
+			// surface; excluding them is redundant and harmless.
 		case covered[x.CLIPath]:
 			out = append(out, fmt.Sprintf("stale exclusion %q: the path is in the registry", x.CLIPath))
 		case !leaves[x.CLIPath]:
@@ -74,4 +77,10 @@ func exclusionMisfit(b *BoundRegistry, p string) string {
 		return fmt.Sprintf("exclusion %q goes through a cobra alias; name the command", p)
 	}
 	return fmt.Sprintf("exclusion %q names a hidden or non-runnable command", p)
+}
+
+// excludesBuiltin reports whether p names one of the commands Cobra added.
+func (b *BoundRegistry) excludesBuiltin(p string) bool {
+	r, err := resolvePath(b.Root, p)
+	return err == nil && b.Builtins[r.cmd]
 }

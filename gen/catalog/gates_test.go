@@ -239,7 +239,7 @@ func TestSourcesCannotCreateCommandsOrFlags(t *testing.T) {
 	wantBuildError(t, in, "not in the effective registry: [calendar.ghost]")
 	in = fixtureInput()
 	in.Bindings.Tools["aitable.base_delete"] = map[string]string{"force": "force"}
-	wantBuildError(t, in, "sources name flag --force")
+	wantBuildError(t, in, `sources name flag(s) --force, which "aitable base delete" does not accept`)
 }
 
 func TestGateExamples(t *testing.T) {

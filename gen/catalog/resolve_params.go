@@ -49,16 +49,15 @@ func camel(flag string) string {
 	return strings.Join(parts, "")
 }
 
-// agentFlags returns the flags a tool accepts that belong in its schema:
-// its own visible flags, help excluded.
-func agentFlags(c *cobra.Command) []*pflag.Flag {
-	var out []*pflag.Flag
-	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden && f.Name != "help" {
-			out = append(out, f)
+// agentFlags returns the flags of c that are parameters of its tool: the
+// visible ones of ToolFlags (own and inherited below the root).
+func agentFlags(c *cobra.Command) []ToolFlag {
+	var out []ToolFlag
+	for _, tf := range ToolFlags(c) {
+		if !tf.Flag.Hidden {
+			out = append(out, tf)
 		}
-	})
-	slices.SortFunc(out, func(a, b *pflag.Flag) int { return strings.Compare(a.Name, b.Name) })
+	}
 	return out
 }
 
@@ -67,7 +66,7 @@ func (r *toolResolver) params() {
 	flags := agentFlags(r.bc.Command)
 	known := map[string]bool{}
 	for _, f := range flags {
-		known[f.Name] = true
+		known[f.Flag.Name] = true
 	}
 	if err := r.checkFlagRefs(known); err != nil {
 		r.errs = append(r.errs, err)
@@ -79,7 +78,7 @@ func (r *toolResolver) params() {
 	for _, f := range flags {
 		p, err := r.param(f)
 		if err != nil {
-			r.errs = append(r.errs, fmt.Errorf("--%s: %w", f.Name, err))
+			r.errs = append(r.errs, fmt.Errorf("--%s: %w", f.Flag.Name, err))
 			continue
 		}
 		r.t.Parameters = append(r.t.Parameters, p)
@@ -96,10 +95,16 @@ func (r *toolResolver) checkFlagRefs(known map[string]bool) error {
 	names = append(names, slices.Sorted(maps.Keys(r.s.bindings[r.canonical()]))...)
 	names = append(names, slices.Sorted(maps.Keys(r.s.typed[r.canonical()].Parameters))...)
 	names = append(names, r.s.exclFlag[r.canonical()]...)
+	var missing []string
 	for _, n := range names {
 		if !known[n] {
-			return fmt.Errorf("sources name flag --%s, which the command does not accept", n)
+			missing = append(missing, "--"+n)
 		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return fmt.Errorf("sources name flag(s) %s, which %q does not accept (as a visible flag of its own or one inherited from a parent below the root)",
+			strings.Join(slices.Compact(missing), ", "), r.bc.Spec.CLIPath)
 	}
 	return nil
 }
@@ -108,6 +113,7 @@ func (r *toolResolver) checkFlagRefs(known map[string]bool) error {
 type paramResolver struct {
 	r     *toolResolver
 	f     *pflag.Flag
+	cobra string // source_ref of the cobra candidates: the ancestor of an inherited flag
 	p     catalog.ParameterSpec
 	err   error
 	ifc   InterfaceParam
@@ -121,15 +127,16 @@ type metaOverlay struct {
 	ref string
 }
 
-func (r *toolResolver) param(f *pflag.Flag) (catalog.ParameterSpec, error) {
-	pr := &paramResolver{r: r, f: f, typed: r.s.typed[r.canonical()].Parameters[f.Name],
+func (r *toolResolver) param(tf ToolFlag) (catalog.ParameterSpec, error) {
+	f := tf.Flag
+	pr := &paramResolver{r: r, f: f, cobra: inheritedRef(tf), typed: r.s.typed[r.canonical()].Parameters[f.Name],
 		p: catalog.ParameterSpec{Name: f.Name, Provenance: map[string]catalog.FieldProvenance{}}}
 	for _, m := range r.s.meta[r.canonical()] {
 		if o, ok := m.m.Parameters[f.Name]; ok {
 			pr.ovl = append(pr.ovl, metaOverlay{o, m.ref})
 		}
 	}
-	pr.p.Type = pickParam(pr, "type", []cand[string]{{value: flagType(f.Value.Type()), source: "cobra_flag_type", prec: PrecCobraContract}})
+	pr.p.Type = pickParam(pr, "type", []cand[string]{{value: flagType(f.Value.Type()), source: "cobra_flag_type", ref: pr.cobra, prec: PrecCobraContract}})
 	pr.property()
 	pr.ifc, pr.ifcOK = r.s.ifc[r.canonical()].Parameters[pr.p.Property]
 	pr.description()
@@ -186,12 +193,16 @@ func (s *sourceSet) bindingsRef() string {
 func (pr *paramResolver) description() {
 	cs := pr.ovlString(func(o *ParameterOverlay) *string { return o.Description })
 	cs = appendNonEmpty(cs, pr.typed.Description, "typed_parameter_metadata", pr.r.s.typedRef(), PrecTypedMetadata)
-	cs = appendNonEmpty(cs, pr.f.Usage, "cobra_usage", "", PrecCobraContract)
+	cs = appendNonEmpty(cs, pr.f.Usage, "cobra_usage", pr.cobra, PrecCobraContract)
 	if pr.ifcOK {
 		cs = appendNonEmpty(cs, pr.ifc.Description, "mcp_metadata", pr.r.s.ifcRef(), PrecMCPMetadata)
-		pr.p.InterfaceDescription = pr.ifc.Description
 	}
 	pr.p.Description = pickParam(pr, "description", append(cs, cand[string]{value: "", source: "default", prec: PrecDefault}))
+	// As in dws, interface_description is delivered only when it differs
+	// from the delivered description.
+	if pr.ifcOK && pr.ifc.Description != pr.p.Description {
+		pr.p.InterfaceDescription = pr.ifc.Description
+	}
 	if pr.p.InterfaceDescription != "" {
 		pickParam(pr, "interface_description", []cand[string]{{value: pr.p.InterfaceDescription, source: "mcp_metadata", ref: pr.r.s.ifcRef(), prec: PrecMCPMetadata}})
 	}
@@ -218,16 +229,16 @@ func (pr *paramResolver) required() {
 	}
 	hard := hardRequired(pr.f)
 	if hard {
-		cs = append(cs, cand[bool]{value: true, source: "cobra_hard_required", prec: PrecCobraContract})
+		cs = append(cs, cand[bool]{value: true, source: "cobra_hard_required", ref: pr.cobra, prec: PrecCobraContract})
 	} else if !zeroDefault(pr.f.DefValue) {
-		cs = append(cs, cand[bool]{value: false, source: "cobra_nonzero_default", prec: PrecCobraContract})
+		cs = append(cs, cand[bool]{value: false, source: "cobra_nonzero_default", ref: pr.cobra, prec: PrecCobraContract})
 	}
 	if pr.ifcOK {
 		cs = append(cs, cand[bool]{value: pr.ifc.Required, source: "mcp_metadata", ref: pr.r.s.ifcRef(), prec: PrecMCPMetadata})
 	}
 	pr.p.Required = pickParam(pr, "required", append(cs, cand[bool]{value: false, source: "default", prec: PrecDefault}))
 	if hard {
-		pr.p.CLIRequired = pickParam(pr, "cli_required", []cand[bool]{{value: true, source: "cobra_hard_required", prec: PrecCobraContract}})
+		pr.p.CLIRequired = pickParam(pr, "cli_required", []cand[bool]{{value: true, source: "cobra_hard_required", ref: pr.cobra, prec: PrecCobraContract}})
 	}
 	rw := pr.ovlString(func(o *ParameterOverlay) *string { return o.RequiredWhen })
 	pr.p.RequiredWhen = pickParam(pr, "required_when", append(rw, cand[string]{value: "", source: "default", prec: PrecDefault}))
@@ -237,7 +248,7 @@ func (pr *paramResolver) required() {
 // interface_type; each gets provenance only when it is set.
 func (pr *paramResolver) extras() {
 	if !zeroDefault(pr.f.DefValue) {
-		pr.p.Default = pickParam(pr, "default", []cand[string]{{value: pr.f.DefValue, source: "cobra_default", prec: PrecCobraContract}})
+		pr.p.Default = pickParam(pr, "default", []cand[string]{{value: pr.f.DefValue, source: "cobra_default", ref: pr.cobra, prec: PrecCobraContract}})
 	}
 	if pr.typed.Format != "" {
 		pr.p.Format = pickParam(pr, "format", []cand[string]{{value: pr.typed.Format, source: "typed_parameter_metadata", ref: pr.r.s.typedRef(), prec: PrecTypedMetadata}})
@@ -271,6 +282,21 @@ func (pr *paramResolver) interfaceType() {
 	if len(cs) == 0 {
 		return
 	}
-	cs = append(cs, cand[string]{value: pr.p.Type, source: "cobra_flag_type", prec: PrecFallback})
+	cs = append(cs, cand[string]{value: pr.p.Type, source: "cobra_flag_type", ref: pr.cobra, prec: PrecFallback})
 	pr.p.InterfaceType = pickParam(pr, "interface_type", cs)
+	// As in dws, interface_type is delivered only when it differs from
+	// type; an equal one says nothing and has no provenance entry.
+	if pr.p.InterfaceType == pr.p.Type {
+		pr.p.InterfaceType = ""
+		delete(pr.p.Provenance, "interface_type")
+	}
+}
+
+// inheritedRef is the source_ref of the cobra candidates of an inherited
+// flag: which ancestor declares it. A leaf's own flag has none.
+func inheritedRef(tf ToolFlag) string {
+	if tf.From == "" {
+		return ""
+	}
+	return fmt.Sprintf("persistent flag of %q", tf.From)
 }

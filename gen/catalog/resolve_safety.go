@@ -108,7 +108,9 @@ func (r *toolResolver) selection() {
 	var use, avoid, ex []cand[[]string]
 	for _, e := range entries {
 		reason := e.tool.ReviewReason
-		sum = appendNonEmpty(sum, e.tool.AgentSummary, e.ref, "", e.prec)
+		if e.tool.AgentSummary != "" {
+			sum = append(sum, cand[string]{value: e.tool.AgentSummary, source: e.ref, prec: e.prec, reason: reason})
+		}
 		srcName = append(srcName, cand[string]{value: e.name, source: e.ref, prec: e.prec})
 		use = append(use, cand[[]string]{value: nz(e.tool.UseWhen), source: e.ref, prec: e.prec, reason: reason})
 		avoid = append(avoid, cand[[]string]{value: nz(e.tool.AvoidWhen), source: e.ref, prec: e.prec, reason: reason})

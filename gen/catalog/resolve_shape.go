@@ -9,7 +9,6 @@ import (
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // Cobra's flag-group annotations (cobra/flag_groups.go).
@@ -22,13 +21,13 @@ const (
 // cobraConstraints reads the flag groups cobra enforces on c.
 func cobraConstraints(c *cobra.Command) *catalog.Constraints {
 	groups := map[string]map[string]bool{cobraMutex: {}, cobraTogether: {}, cobraOneOf: {}}
-	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+	for _, tf := range ToolFlags(c) {
 		for kind, set := range groups {
-			for _, g := range f.Annotations[kind] {
+			for _, g := range tf.Flag.Annotations[kind] {
 				set[g] = true
 			}
 		}
-	})
+	}
 	cs := &catalog.Constraints{MutuallyExclusive: splitGroups(groups[cobraMutex]),
 		RequireTogether: splitGroups(groups[cobraTogether]), RequireOneOf: splitGroups(groups[cobraOneOf])}
 	if cs.Empty() {
