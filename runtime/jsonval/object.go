@@ -43,7 +43,7 @@ func MarshalObject[E any](plain any, declared []string, named []Member, extra ma
 	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' {
 		return nil, fmt.Errorf("jsonval: %T does not encode as an object", plain)
 	}
-	buf := bytes.NewBuffer(data[:len(data)-1:len(data)-1])
+	buf := bytes.NewBuffer(data[: len(data)-1 : len(data)-1])
 	for _, m := range named {
 		if m.Omit && isZero(m.Value) {
 			continue
