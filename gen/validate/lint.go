@@ -30,18 +30,20 @@ var annotationOnly = map[string]bool{
 }
 
 // toolLints are the warnings about one tool file.
-func toolLints(doc *spec.Doc, t *spec.Tool) diag.List {
+// Each runs only where the file kept to its meta-schema.
+func toolLints(doc *spec.Doc, r toolResult) diag.List {
 	var l diag.List
+	t := r.tool
 	a := t.Annotations
-	if a.Effect == effectRead && !a.Idempotent {
+	if r.usable("/annotations") && a.Effect == effectRead && !a.Idempotent {
 		l.Warnf(doc.Pos("/annotations/idempotent"), "read-not-idempotent",
 			"a read tool changes nothing, so reading twice gives the same effect; declare idempotent: true")
 	}
-	if a.Effect != effectRead && !closedObject(t.InputSchema) {
+	if r.usable("/annotations", "/input_schema") && a.Effect != effectRead && !closedObject(t.InputSchema) {
 		l.Warnf(doc.Pos("/input_schema"), "open-input",
 			"a %s tool should set additionalProperties: false on its input, so a misspelt argument is an error rather than ignored", a.Effect)
 	}
-	if acceptsAnything(t.OutputSchema) {
+	if r.usable("/output_schema") && acceptsAnything(t.OutputSchema) {
 		l.Warnf(doc.Pos("/output_schema"), "open-output",
 			"output_schema accepts any value, so neither the Provider nor Consumers can check results; describe the result")
 	}

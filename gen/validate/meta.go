@@ -103,23 +103,47 @@ func (refuseLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("loading %s is not allowed: $ref may only point inside the same schema document", url)
 }
 
-// checkMeta validates doc against sch and maps each failure to its node.
-func (m *metaSchemas) check(doc *spec.Doc, sch *jsonschema.Schema) diag.List {
+// check validates doc against sch and maps each failure to its node. It
+// also returns the JSON pointers of the failures, so that the checks that
+// do not depend on them can still run.
+func (m *metaSchemas) check(doc *spec.Doc, sch *jsonschema.Schema) (diag.List, failures) {
 	err := sch.Validate(doc.Value)
 	if err == nil {
-		return nil
+		return nil, nil
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		var l diag.List
 		l.Errorf(doc.Pos(""), "meta-schema", "%v", err)
-		return l
+		return l, failures{""}
 	}
 	var l diag.List
+	var bad failures
 	for _, leaf := range leaves(ve) {
 		l.Add(m.describe(doc, leaf)...)
+		bad = append(bad, failedPointers(leaf)...)
 	}
-	return l
+	return l, bad
+}
+
+// failedPointers are the places one meta-schema failure is about: the
+// unknown or missing members themselves, or the value that is wrong.
+func failedPointers(ve *jsonschema.ValidationError) []string {
+	ptr := instancePointer(ve)
+	var names []string
+	switch k := ve.ErrorKind.(type) {
+	case *kind.AdditionalProperties:
+		names = k.Properties
+	case *kind.Required:
+		names = k.Missing
+	default:
+		return []string{ptr}
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = ptr + "/" + spec.EscapeToken(n)
+	}
+	return out
 }
 
 // leaves returns the innermost errors of a validation error tree: the ones

@@ -23,22 +23,27 @@ const (
 )
 
 // providerRules checks the CETP v2 rules that concern provider.yaml alone.
-func providerRules(doc *spec.Doc, p *spec.Provider) diag.List {
+// Each rule runs only where provider.yaml kept to its meta-schema.
+func providerRules(doc *spec.Doc, cp *checkedProvider) diag.List {
 	var l diag.List
-	if id, pkg := p.Provider.ID, p.Android.Package; id != pkg && !strings.HasPrefix(id, pkg+".") {
+	p, ok := cp.wire, cp.bad.clean
+	if id, pkg := p.Provider.ID, p.Android.Package; ok("/provider/id", "/android/package") && id != pkg && !strings.HasPrefix(id, pkg+".") {
 		l.Errorf(doc.Pos("/provider/id"), "provider-id-namespace",
 			"provider id %q must be the Android package %q or a name under it (%s.<name>) (CETP v2 §3.1)", id, pkg, pkg)
 	}
-	if !slices.Contains(p.Versions, 2) {
+	if ok("/versions") && !slices.Contains(p.Versions, 2) {
 		l.Errorf(doc.Pos("/versions"), "version-set",
 			"versions must include 2: use [1, 2] for a dual-stack Provider or [2] for v2 only")
 	}
-	if i := slices.Index(p.Capabilities, capCancellation); i >= 0 && !slices.Contains(p.Capabilities, capAsync) {
+	if i := slices.Index(p.Capabilities, capCancellation); ok("/capabilities") && i >= 0 && !slices.Contains(p.Capabilities, capAsync) {
 		l.Errorf(doc.Pos(spec.Pointer("capabilities", itoa(i))), "cancellation-capability",
 			"capability cancellation needs async_operations: only background operations can be cancelled (CETP v2 §4.4)")
 	}
-	if t := p.Targets; t != nil && t.Go != nil && token.IsKeyword(t.Go.Package) {
+	if t := p.Targets; ok("/targets/go/package") && t != nil && t.Go != nil && token.IsKeyword(t.Go.Package) {
 		l.Errorf(doc.Pos("/targets/go/package"), "bad-name", "%q is a Go keyword and cannot name a package", t.Go.Package)
+	}
+	if !ok("/scopes") {
+		return l
 	}
 	seen := map[string]bool{}
 	for i, s := range p.Scopes {
@@ -93,28 +98,47 @@ func inputIsObject(doc *spec.Doc, t *spec.Tool) diag.List {
 	return l
 }
 
-// crossRules checks what ties tools to provider.yaml and to each other.
-func crossRules(set *spec.Set, p *spec.Provider, tools []*spec.Tool) diag.List {
+// crossRules checks what ties tools to provider.yaml and to each other,
+// for every tool and provider part that kept to its meta-schema.
+func crossRules(set *spec.Set, cp *checkedProvider, results []toolResult) diag.List {
 	var l diag.List
+	p, scopesOK, namesOK := cp.wire, cp.bad.clean("/scopes"), cp.bad.scopeNamesClean()
 	declared, write := map[string]bool{}, map[string]bool{}
 	for _, s := range p.Scopes {
 		declared[s.Name] = true
 		write[s.Name] = s.Access == accessWrite
 	}
 	used := map[string]bool{}
-	for i, t := range tools {
-		if t == nil {
-			continue
+	complete := set.ToolFiles > 0 && set.ToolFiles == len(results) && scopesOK
+	for _, r := range results {
+		complete = complete && r.usable("/scopes")
+		if namesOK && r.usable("/scopes") {
+			l.Add(scopeRefs(r.doc, r.tool, declared, used)...)
 		}
-		doc := set.Tools[i]
-		l.Add(scopeRefs(doc, t, declared, used)...)
-		l.Add(capabilityRules(doc, t, p)...)
-		l.Add(writeScopeLint(doc, t, write)...)
+		if cp.bad.clean("/capabilities") && r.usable("/annotations/execution") {
+			l.Add(capabilityRules(r.doc, r.tool, p)...)
+		}
+		if scopesOK && r.usable("/scopes", "/annotations/effect") {
+			l.Add(writeScopeLint(r.doc, r.tool, write)...)
+		}
 	}
-	l.Add(cliRules(set, p, tools)...)
-	complete := set.ToolFiles > 0 && set.ToolFiles == len(tools) && !slices.Contains(tools, nil)
+	if cp.bad.clean("/cli") {
+		l.Add(cliRules(set, p, cliTools(results))...)
+	}
 	l.Add(providerLints(set.Provider, p, used, complete)...)
 	return l
+}
+
+// cliTools are the tools whose name and cli block can take part in the
+// command-path rules (nil where they broke the meta-schema).
+func cliTools(results []toolResult) []*spec.Tool {
+	tools := make([]*spec.Tool, len(results))
+	for i, r := range results {
+		if r.usable("/name", "/cli") {
+			tools[i] = r.tool
+		}
+	}
+	return tools
 }
 
 func scopeRefs(doc *spec.Doc, t *spec.Tool, declared, used map[string]bool) diag.List {

@@ -22,6 +22,10 @@ type Spec struct {
 // Validate runs every check on a loaded spec directory. It returns the
 // diagnostics and, when none of them is an error, the validated Spec. The
 // error is for failures of cetpgen itself, not of the specs.
+//
+// A file that breaks its meta-schema does not hide the other problems of
+// the spec: every check whose input is not part of a failure still runs,
+// on this file and across files.
 func Validate(set *spec.Set) (*Spec, diag.List, error) {
 	m, err := loadMeta()
 	if err != nil {
@@ -33,43 +37,77 @@ func Validate(set *spec.Set) (*Spec, diag.List, error) {
 		return nil, nil, err
 	}
 	l.Add(d...)
-	tools, d, err := checkTools(m, set.Tools)
+	results, err := checkTools(m, set.Tools)
 	if err != nil {
 		return nil, nil, err
 	}
-	l.Add(d...)
+	for _, r := range results {
+		l.Add(r.diags...)
+	}
 	if p != nil {
 		l.Add(providerRules(set.Provider, p)...)
-		l.Add(crossRules(set, p, tools)...)
+		l.Add(crossRules(set, p, results)...)
 	}
 	if l.HasErrors() {
 		return nil, l, nil
 	}
-	return &Spec{Set: set, Provider: p, Tools: tools}, l, nil
+	return &Spec{Set: set, Provider: p.decoded(), Tools: toolsOf(results)}, l, nil
 }
 
-// checkProvider runs the meta-schema on provider.yaml and decodes it.
-func checkProvider(m *metaSchemas, doc *spec.Doc) (*spec.Provider, diag.List, error) {
+// checkedProvider is provider.yaml decoded, with the places at which it
+// broke its meta-schema.
+type checkedProvider struct {
+	wire *spec.Provider
+	bad  failures
+}
+
+// decoded returns the wire struct, or nil when there is no provider.yaml.
+func (p *checkedProvider) decoded() *spec.Provider {
+	if p == nil {
+		return nil
+	}
+	return p.wire
+}
+
+// checkProvider runs the meta-schema on provider.yaml and decodes it; the
+// parts that broke the meta-schema are left out of the decoded struct.
+func checkProvider(m *metaSchemas, doc *spec.Doc) (*checkedProvider, diag.List, error) {
 	if doc == nil {
 		return nil, nil, nil
 	}
-	if l := m.check(doc, m.provider); len(l) > 0 {
+	l, bad := m.check(doc, m.provider)
+	if bad.failedAt("") {
 		return nil, l, nil
 	}
-	p, err := spec.DecodeProvider(doc)
-	return p, nil, err
+	p, err := spec.DecodeProvider(&spec.Doc{Path: doc.Path, Value: bad.pruned(doc.Value)})
+	if err != nil && len(bad) > 0 {
+		return nil, l, nil // what is left does not decode: only the meta-schema speaks
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &checkedProvider{wire: p, bad: bad}, l, nil
 }
 
-// toolResult is what checking one tool file yields.
+// toolResult is what checking one tool file yields: the decoded tool (nil
+// when the file is not an object), the places at which it broke its
+// meta-schema, and its diagnostics.
 type toolResult struct {
 	tool  *spec.Tool
+	doc   *spec.Doc
+	bad   failures
 	diags diag.List
 	err   error
 }
 
-// checkTools checks every tool file on GOMAXPROCS workers. The result keeps
-// the order of docs; a tool that failed its meta-schema is nil.
-func checkTools(m *metaSchemas, docs []*spec.Doc) ([]*spec.Tool, diag.List, error) {
+// usable reports whether the tool decoded and the parts at ptrs are sound.
+func (r toolResult) usable(ptrs ...string) bool {
+	return r.tool != nil && r.bad.clean(ptrs...)
+}
+
+// checkTools checks every tool file on GOMAXPROCS workers. The results keep
+// the order of docs.
+func checkTools(m *metaSchemas, docs []*spec.Doc) ([]toolResult, error) {
 	results := make([]toolResult, len(docs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -83,36 +121,49 @@ func checkTools(m *metaSchemas, docs []*spec.Doc) ([]*spec.Tool, diag.List, erro
 		}()
 	}
 	wg.Wait()
-	return collect(results)
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
+	return results, nil
 }
 
-func collect(results []toolResult) ([]*spec.Tool, diag.List, error) {
+// toolsOf returns the decoded tools of results, in order.
+func toolsOf(results []toolResult) []*spec.Tool {
 	tools := make([]*spec.Tool, len(results))
-	var l diag.List
 	for i, r := range results {
-		if r.err != nil {
-			return nil, nil, r.err
-		}
 		tools[i] = r.tool
-		l.Add(r.diags...)
 	}
-	return tools, l, nil
+	return tools
 }
 
 // checkTool validates one tool file up to what needs no provider facts.
 func checkTool(m *metaSchemas, doc *spec.Doc) toolResult {
-	if l := m.check(doc, m.tool); len(l) > 0 {
-		return toolResult{diags: l}
+	l, bad := m.check(doc, m.tool)
+	r := toolResult{doc: doc, bad: bad}
+	if _, isObject := doc.Value.(map[string]any); !isObject {
+		r.diags = l
+		return r
 	}
 	t, err := spec.DecodeTool(doc)
 	if err != nil {
 		return toolResult{err: fmt.Errorf("validate %s: %w", doc.Path, err)}
 	}
-	var l diag.List
-	l.Add(checkSchema(doc, "/input_schema", t.InputSchema)...)
-	l.Add(checkSchema(doc, "/output_schema", t.OutputSchema)...)
-	l.Add(inputIsObject(doc, t)...)
-	l.Add(toolRules(doc, t)...)
-	l.Add(toolLints(doc, t)...)
-	return toolResult{tool: t, diags: l}
+	r.tool = t
+	if r.usable("/input_schema") {
+		l.Add(checkSchema(doc, "/input_schema", t.InputSchema)...)
+		l.Add(schemaLints(doc, "/input_schema", t.InputSchema)...)
+		l.Add(inputIsObject(doc, t)...)
+	}
+	if r.usable("/output_schema") {
+		l.Add(checkSchema(doc, "/output_schema", t.OutputSchema)...)
+		l.Add(schemaLints(doc, "/output_schema", t.OutputSchema)...)
+	}
+	if r.usable("/annotations") {
+		l.Add(toolRules(doc, t)...)
+	}
+	l.Add(toolLints(doc, r)...)
+	r.diags = l
+	return r
 }

@@ -1,0 +1,206 @@
+package validate
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+
+	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/spec"
+)
+
+// keywords2020 are the keywords of every JSON Schema 2020-12 vocabulary
+// (core, applicator, unevaluated, validation, meta-data, format-annotation
+// and content). A key outside this set is ignored by every validator, so a
+// misspelt keyword constrains nothing.
+var keywords2020 = map[string]bool{
+	"$schema": true, "$id": true, "$ref": true, "$anchor": true, "$dynamicRef": true,
+	"$dynamicAnchor": true, "$vocabulary": true, "$comment": true, "$defs": true,
+	"allOf": true, "anyOf": true, "oneOf": true, "not": true, "if": true, "then": true, "else": true,
+	"dependentSchemas": true, "prefixItems": true, "items": true, "contains": true,
+	"properties": true, "patternProperties": true, "additionalProperties": true, "propertyNames": true,
+	"unevaluatedItems": true, "unevaluatedProperties": true,
+	"type": true, "enum": true, "const": true, "multipleOf": true, "maximum": true,
+	"exclusiveMaximum": true, "minimum": true, "exclusiveMinimum": true, "maxLength": true,
+	"minLength": true, "pattern": true, "maxItems": true, "minItems": true, "uniqueItems": true,
+	"maxContains": true, "minContains": true, "maxProperties": true, "minProperties": true,
+	"required": true, "dependentRequired": true,
+	"title": true, "description": true, "default": true, "deprecated": true, "readOnly": true,
+	"writeOnly": true, "examples": true, "format": true,
+	"contentEncoding": true, "contentMediaType": true, "contentSchema": true,
+}
+
+// Where subschemas sit: under one key, under each member of an object, or
+// under each item of an array.
+var (
+	schemaKeys    = []string{"additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
+	schemaMapKeys = []string{"properties", "patternProperties", "$defs", "dependentSchemas"}
+	schemaListKey = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+)
+
+// eachSchema calls visit for the schema v at ptr and for every subschema
+// below it, in the places the 2020-12 applicators define. Values of other
+// keywords (enum, const, default, examples) are data, not schemas.
+func eachSchema(v any, ptr string, visit func(obj map[string]any, ptr string)) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	visit(obj, ptr)
+	for _, k := range schemaKeys {
+		if child, ok := obj[k]; ok {
+			eachSchema(child, ptr+"/"+spec.EscapeToken(k), visit)
+		}
+	}
+	for _, k := range schemaMapKeys {
+		members, _ := obj[k].(map[string]any)
+		for name, child := range members {
+			eachSchema(child, ptr+"/"+spec.EscapeToken(k)+"/"+spec.EscapeToken(name), visit)
+		}
+	}
+	for _, k := range schemaListKey {
+		items, _ := obj[k].([]any)
+		for i, child := range items {
+			eachSchema(child, ptr+"/"+k+"/"+strconv.Itoa(i), visit)
+		}
+	}
+}
+
+// schemaLints are the checks of one tool schema that JSON Schema itself
+// does not make: unknown keywords (warnings) and required members that
+// additionalProperties: false forbids (errors).
+func schemaLints(doc *spec.Doc, ptr string, v any) diag.List {
+	var l diag.List
+	eachSchema(v, ptr, func(obj map[string]any, at string) {
+		l.Add(unknownKeywords(doc, obj, at)...)
+		l.Add(impossibleRequired(doc, obj, at)...)
+	})
+	return l
+}
+
+// unknownKeywords warns about each key that no 2020-12 vocabulary defines,
+// naming the keyword it most likely misspells.
+func unknownKeywords(doc *spec.Doc, obj map[string]any, ptr string) diag.List {
+	var l diag.List
+	for _, k := range sortedKeys(obj) {
+		if keywords2020[k] {
+			continue
+		}
+		hint := ""
+		if near := nearestKeyword(k); near != "" {
+			hint = "; did you mean " + near + "?"
+		}
+		l.Warnf(doc.KeyPos(ptr+"/"+spec.EscapeToken(k)), "unknown-keyword",
+			"%q is not a JSON Schema 2020-12 keyword, so it constrains nothing%s", k, hint)
+	}
+	return l
+}
+
+// impossibleRequired reports each required name that the same schema's
+// additionalProperties: false rejects: no object can then be valid, so no
+// Consumer can ever send (or a Provider return) one.
+func impossibleRequired(doc *spec.Doc, obj map[string]any, ptr string) diag.List {
+	var l diag.List
+	if obj["additionalProperties"] != false {
+		return l
+	}
+	props, _ := obj["properties"].(map[string]any)
+	patterns := compilePatterns(obj["patternProperties"])
+	required, _ := obj["required"].([]any)
+	for i, r := range required {
+		name, _ := r.(string)
+		if _, declared := props[name]; declared || patterns.match(name) {
+			continue
+		}
+		l.Errorf(doc.Pos(ptr+"/required/"+strconv.Itoa(i)), "required-impossible",
+			"%q is required but not declared in properties, and additionalProperties: false rejects it, so no object is valid; declare it or remove it from required", name)
+	}
+	return l
+}
+
+// patternSet is a schema's patternProperties, compiled where Go's regexp
+// can (an ECMA-only pattern counts as matching anything: unknown is never
+// reported as impossible).
+type patternSet struct {
+	res     []*regexp.Regexp
+	unknown bool
+}
+
+func compilePatterns(v any) patternSet {
+	var s patternSet
+	members, _ := v.(map[string]any)
+	for p := range members {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			s.unknown = true
+			continue
+		}
+		s.res = append(s.res, re)
+	}
+	return s
+}
+
+func (s patternSet) match(name string) bool {
+	if s.unknown {
+		return true
+	}
+	for _, re := range s.res {
+		if re.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// nearestKeyword returns the keyword within two edits of k (case counts as
+// one edit), or "" when there is none or the nearest is ambiguous.
+func nearestKeyword(k string) string {
+	best, bestDist, tie := "", 3, false
+	for _, kw := range sortedKeys(keywords2020) {
+		d := editDistance(k, kw)
+		switch {
+		case d < bestDist:
+			best, bestDist, tie = kw, d, false
+		case d == bestDist:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Damerau–Levenshtein distance with adjacent
+// transpositions (the optimal string alignment variant), on bytes.
+func editDistance(a, b string) int {
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
