@@ -48,8 +48,14 @@ func build(in *Input, gated bool) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSources(in, bound); err != nil {
+		return nil, err
+	}
 	reg, s, err := resolve(in, bound)
 	if err != nil {
+		return nil, err
+	}
+	if err := gateRuntimeConfirmation(in, reg); err != nil {
 		return nil, err
 	}
 	if testHookRegistry != nil {

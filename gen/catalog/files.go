@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/spf13/cobra"
 )
 
@@ -50,11 +51,11 @@ type additionsFile struct {
 func LoadDir(dir string, root func() *cobra.Command) (*Input, error) {
 	name := root().Name()
 	in := &Input{Root: root, RegistryRef: RegistryFile}
-	if err := checkSchemaFile(dir, name); err != nil {
-		return nil, err
-	}
 	data, err := os.ReadFile(filepath.Join(dir, RegistryFile))
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSchemaFile(dir, name, data); err != nil {
 		return nil, err
 	}
 	if in.Registry, err = DecodeRegistry(data, name); err != nil {
@@ -64,15 +65,25 @@ func LoadDir(dir string, root func() *cobra.Command) (*Input, error) {
 		in.loadMetadata(dir), in.loadSelection(dir))
 }
 
-// checkSchemaFile requires the committed registry JSON Schema to be the one
-// this library writes for root.
-func checkSchemaFile(dir, root string) error {
+// checkSchemaFile reads the committed registry JSON Schema, a reviewed
+// input: either exactly the one this library writes for root, or the
+// CLI's own, accepted when compatible (CheckRegistrySchema); the registry
+// must then also be valid against it.
+func checkSchemaFile(dir, root string, registry []byte) error {
 	got, err := os.ReadFile(filepath.Join(dir, RegistrySchemaFile))
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(got, RegistrySchema(root)) {
-		return fmt.Errorf("%s differs from the registry schema for %q; rewrite it with catalog.RegistrySchema", RegistrySchemaFile, root)
+	sch, err := registrySchemaFor(got, root)
+	if err != nil || sch == nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(registry))
+	if err == nil {
+		err = sch.Validate(inst)
+	}
+	if err != nil {
+		return fmt.Errorf("%s does not match the reviewed %s: %w", RegistryFile, RegistrySchemaFile, err)
 	}
 	return nil
 }

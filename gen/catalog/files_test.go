@@ -70,7 +70,8 @@ func TestLoadDirIsStrict(t *testing.T) {
 		{"selection/notes.json", `"version": 1,`, `"version": 1, "extra": {},`, "unknown field"},
 		{"schema_command_exclusions.json", `"reviewed": true,`, `"reviewed": true, "owner": "x",`, "unknown field"},
 		{"schema_interfaces.json", "\n}\n", "\n}\n{}", "trailing data"},
-		{"schema_command_registry.schema.json", `"version": {"const": 1}`, `"version": {"const": 2}`, "differs from the registry schema"},
+		{"schema_command_registry.schema.json", `"version": {"const": 1}`, `"version": {"const": 2}`, "not compatible with cetpgen's registry schema: on a minimal registry"},
+		{"schema_command_registry.json", `"cli_path": "note create"`, `"cli_path": "note create", "title": "x"`, "does not match"},
 	}
 	for _, c := range cases {
 		dir := exampleDir(t)

@@ -171,7 +171,8 @@ func (pr *paramResolver) property() {
 	r, name := pr.r, pr.f.Name
 	cs := pr.ovlString(func(o *ParameterOverlay) *string { return o.Property })
 	if prop, ok := r.s.bindings[r.canonical()][name]; ok {
-		cs = append(cs, cand[string]{value: prop, source: "versioned_parameter_binding", ref: r.s.bindingsRef(), prec: PrecVersionedBinding})
+		cs = append(cs, cand[string]{value: prop, source: "versioned_parameter_binding", ref: r.s.bindingsRef(), prec: PrecVersionedBinding,
+			reason: r.s.correctionReason(r.canonical() + " --" + name)})
 	}
 	if reason, ok := r.s.mapExcl[r.canonical()+" --"+name]; ok {
 		cs = append(cs, cand[string]{value: "", source: "reviewed_mapping_exclusion", ref: r.s.bindingsRef(), prec: PrecMappingExclusion, reason: reason})
@@ -180,6 +181,15 @@ func (pr *paramResolver) property() {
 		cs = append(cs, cand[string]{value: camel(name), source: "flag_name_inference", prec: PrecInference})
 	}
 	pr.p.Property = pickParam(pr, "property", append(cs, cand[string]{value: "", source: "default", prec: PrecDefault}))
+}
+
+// correctionReason is the reason of the reviewed correction of a binding,
+// kept as the review_reason of its provenance.
+func (s *sourceSet) correctionReason(key string) string {
+	if s.in.Bindings == nil {
+		return ""
+	}
+	return s.in.Bindings.Corrections[key].Reason
 }
 
 func (s *sourceSet) bindingsRef() string {

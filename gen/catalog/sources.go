@@ -15,31 +15,44 @@ type MetadataSource struct {
 	Ref     string                  `json:"-"` // file path or generator id, for provenance
 }
 
-// SourceInfo names a source and says whether it is reviewed.
+// SourceInfo names a source and says whether it is reviewed; kind,
+// repository and channel describe where it comes from (dws writes
+// "explicit", its repository and "open-source").
 type SourceInfo struct {
-	Name     string `json:"name"`
-	Reviewed bool   `json:"reviewed"`
+	Kind       string `json:"kind,omitempty"`
+	Name       string `json:"name"`
+	Repository string `json:"repository,omitempty"`
+	Channel    string `json:"channel,omitempty"`
+	Reviewed   bool   `json:"reviewed"`
 }
 
 // ToolMetadata is the reviewed metadata of one tool. Empty strings and nil
 // pointers mean "no opinion".
 type ToolMetadata struct {
-	Title           string                      `json:"title,omitempty"`
-	Description     string                      `json:"description,omitempty"`
-	Effect          string                      `json:"effect,omitempty"`
-	Risk            string                      `json:"risk,omitempty"`
-	Confirmation    string                      `json:"confirmation,omitempty"`
-	Idempotency     string                      `json:"idempotency,omitempty"`
-	InterfaceMode   string                      `json:"interface_mode,omitempty"`
-	Availability    string                      `json:"availability,omitempty"`
-	InterfaceRef    *catalog.InterfaceRef       `json:"interface_ref,omitempty"`
-	InterfaceReason string                      `json:"interface_reason,omitempty"`
-	Reviewed        bool                        `json:"reviewed"`
-	ReviewReason    string                      `json:"review_reason,omitempty"`
-	Parameters      map[string]ParameterOverlay `json:"parameters,omitempty"`
-	Constraints     *catalog.Constraints        `json:"constraints,omitempty"`
-	Positionals     []catalog.Positional        `json:"positionals,omitempty"`
-	DryRun          *catalog.DryRun             `json:"dry_run,omitempty"`
+	Title           string                `json:"title,omitempty"`
+	Description     string                `json:"description,omitempty"`
+	Effect          string                `json:"effect,omitempty"`
+	Risk            string                `json:"risk,omitempty"`
+	Confirmation    string                `json:"confirmation,omitempty"`
+	Idempotency     string                `json:"idempotency,omitempty"`
+	InterfaceMode   string                `json:"interface_mode,omitempty"`
+	Availability    string                `json:"availability,omitempty"`
+	InterfaceRef    *catalog.InterfaceRef `json:"interface_ref,omitempty"`
+	InterfaceReason string                `json:"interface_reason,omitempty"`
+	Reviewed        bool                  `json:"reviewed"`
+	ReviewReason    string                `json:"review_reason,omitempty"`
+	// RuntimeGate is how the command itself makes the user confirm at run
+	// time: none, confirm_delete, typed_yes or confirm_dangerous. When set,
+	// the delivered confirmation must be user_required exactly when the
+	// gate is not none (dws check-runtime-confirmation-truth).
+	RuntimeGate string `json:"runtime_gate,omitempty"`
+	// CLIPath, when set, names the command the entry was reviewed against:
+	// it must be the tool's primary path or one of its aliases.
+	CLIPath     string                      `json:"cli_path,omitempty"`
+	Parameters  map[string]ParameterOverlay `json:"parameters,omitempty"`
+	Constraints *catalog.Constraints        `json:"constraints,omitempty"`
+	Positionals []catalog.Positional        `json:"positionals,omitempty"`
+	DryRun      *catalog.DryRun             `json:"dry_run,omitempty"`
 }
 
 // ParameterOverlay is a reviewed override of one existing flag; pointers
@@ -85,12 +98,46 @@ type ToolSelection struct {
 
 // Bindings maps CLI flags to interface properties (dws
 // schema_parameter_bindings.json): Tools[canonical][flag] = property, and
-// reasoned exclusions keyed "<canonical> --<flag>".
+// reasoned exclusions keyed "<canonical> --<flag>". Removals and
+// corrections are the reviewed history of bindings that went away or
+// changed, keyed the same way; Baseline is the reviewed manifest the
+// bindings were last accepted as.
 type Bindings struct {
 	Version           int                          `json:"version"`
+	Baseline          *BindingsBaseline            `json:"baseline,omitempty"`
+	Removals          map[string]BindingRemoval    `json:"removals,omitempty"`
 	Tools             map[string]map[string]string `json:"bindings"`
+	Corrections       map[string]BindingCorrection `json:"corrections,omitempty"`
 	MappingExclusions map[string]string            `json:"mapping_exclusions,omitempty"`
 	Ref               string                       `json:"-"`
+}
+
+// BindingsBaseline is the reviewed manifest of the active bindings: a
+// name, its sha256 and why it was accepted.
+type BindingsBaseline struct {
+	Manifest string `json:"manifest"`
+	SHA256   string `json:"sha256"`
+	Reason   string `json:"reason"`
+	Reviewed bool   `json:"reviewed"`
+}
+
+// BindingRemoval records a binding that was removed on purpose: the flag
+// is no longer a parameter of the tool (gone, hidden or renamed to
+// ReplacedBy, another "<canonical> --<flag>" key that is bound).
+type BindingRemoval struct {
+	Reason     string `json:"reason"`
+	ReplacedBy string `json:"replaced_by,omitempty"`
+	Reviewed   bool   `json:"reviewed"`
+}
+
+// BindingCorrection records a binding whose property was corrected from
+// OldProperty to NewProperty; the active binding must be NewProperty, and
+// Reason becomes the review_reason of the binding's provenance.
+type BindingCorrection struct {
+	OldProperty string `json:"old_property"`
+	NewProperty string `json:"new_property"`
+	Reason      string `json:"reason"`
+	Reviewed    bool   `json:"reviewed"`
 }
 
 // TypedSource is typed parameter metadata a generator knows from a schema
