@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"math/big"
+	"regexp"
 )
 
 // checkEnum records the values narrow admits outside wide's enum or const.
@@ -219,14 +220,79 @@ func countText(v *big.Rat) string {
 // strings compares string lengths, pattern and format.
 func (c *checker) strings(wide, narrow node) {
 	c.count(wide, narrow, "minLength", "maxLength")
-	for _, kw := range []string{"pattern", "format"} {
-		c.sameOrAbsent(wide, narrow, kw)
+	c.pattern(wide, narrow)
+	c.sameOrAbsent(wide, narrow, "format")
+}
+
+// pattern records a wide pattern that does not match every string the
+// narrow side admits: the narrow side's enum or const strings are matched
+// one by one; otherwise the two patterns are compared as regular
+// languages, within the narrow side's length bounds (see regex.go).
+func (c *checker) pattern(wide, narrow node) {
+	wv, ok := wide.kw("pattern")
+	ws, isString := wv.(string)
+	if !ok || !isString {
+		return
+	}
+	nv, okN := narrow.kw("pattern")
+	if okN && jsonEqual(wv, nv) {
+		return
+	}
+	ns, _ := nv.(string)
+	before, after := text(nv), text(wv)
+	if !okN {
+		before = "none"
+	}
+	if !c.input {
+		before, after = after, before
+	}
+	if vals, finite := values(narrow); finite {
+		c.patternValues(wide, narrow, ws, vals, before, after)
+		return
+	}
+	inc := patternIncluded(ns, ws, lengthsOf(narrow))
+	switch {
+	case !inc.decided:
+		c.unknown(wide, narrow, "pattern", inc.reason)
+	case !inc.included:
+		c.add(kBound, wide, narrow, "pattern", c.pick(
+			fmt.Sprintf("pattern changed from %s to %s: strings such as %q are no longer accepted", before, after, inc.witness),
+			fmt.Sprintf("pattern changed from %s to %s: the tool may now return strings such as %q", before, after, inc.witness)))
 	}
 }
 
+// patternValues checks the narrow side's enum or const strings against
+// the wide pattern.
+func (c *checker) patternValues(wide, narrow node, ws string, vals []any, before, after string) {
+	re, err := regexp.Compile(ws)
+	if err != nil {
+		c.unknown(wide, narrow, "pattern", fmt.Sprintf("pattern %q does not compile: %v", ws, err))
+		return
+	}
+	for _, v := range vals {
+		if s, ok := v.(string); ok && !re.MatchString(s) {
+			c.add(kBound, wide, narrow, "pattern", c.pick(
+				fmt.Sprintf("pattern changed from %s to %s: the value %q is no longer accepted", before, after, s),
+				fmt.Sprintf("pattern changed from %s to %s: the tool may now return %q", before, after, s)))
+		}
+	}
+}
+
+// lengthsOf returns a schema's string length bounds.
+func lengthsOf(n node) lengths {
+	l := lengths{min: 0, max: -1}
+	if v, ok := rat(n.obj()["minLength"]); ok && v.IsInt() && v.Num().IsInt64() {
+		l.min = int(min(v.Num().Int64(), maxTrackedLength+1))
+	}
+	if v, ok := rat(n.obj()["maxLength"]); ok && v.IsInt() && v.Num().IsInt64() {
+		l.max = int(min(v.Num().Int64(), maxTrackedLength+1))
+	}
+	return l
+}
+
 // sameOrAbsent records a keyword that wide sets and narrow does not set
-// the same way. Containment of regular expressions and formats is not
-// decided: any other value counts as a change of bound.
+// the same way. Containment of formats is not decided: any other value
+// counts as a change of bound.
 func (c *checker) sameOrAbsent(wide, narrow node, kw string) {
 	wv, ok := wide.kw(kw)
 	if !ok {

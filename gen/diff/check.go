@@ -10,10 +10,11 @@ import (
 // check records every way in which narrow may accept an instance that wide
 // rejects.
 func (c *checker) check(wide, narrow node) {
-	if c.enter(wide, narrow) {
+	key, stop := c.enter(wide, narrow)
+	if stop {
 		return
 	}
-	defer func() { c.depth-- }()
+	defer c.leave(key)
 	wide, okW := c.deref(wide, narrow)
 	narrow, okN := c.deref(narrow, wide)
 	if !okW || !okN || wide.isTrue() || narrow.isFalse() || sameSchema(wide, narrow) {
@@ -30,23 +31,35 @@ func (c *checker) check(wide, narrow node) {
 }
 
 // enter guards against endless recursion through recursive $refs and
-// overly deep schemas. It reports true when the pair needs no (further)
-// work: it is being compared already, in which case containment holds
-// coinductively, or the depth limit was reached, which is recorded.
-func (c *checker) enter(wide, narrow node) bool {
-	key := wide.ptr + "\x00" + narrow.ptr
+// overly deep schemas. It reports stop when the pair needs no (further)
+// work: an identical pair (same places, same content) is being compared
+// further up the stack, in which case containment holds coinductively,
+// or the depth limit was reached, which is recorded. Only pairs still on
+// the stack are assumed: a pair compared before, perhaps with findings
+// that a trial discarded, is compared again.
+func (c *checker) enter(wide, narrow node) (key string, stop bool) {
 	if _, isRef := wide.kw("$ref"); isRef {
-		if c.seen[key] {
-			return true
+		key = wide.ptr + "\x00" + narrow.ptr + "\x00" + text(wide.v) + "\x00" + text(narrow.v)
+		if c.active[key] {
+			return "", true
 		}
-		c.seen[key] = true
+		c.active[key] = true
 	}
 	if c.depth >= maxDepth {
 		c.unknown(wide, narrow, "$ref", "schemas nest deeper than the comparison follows")
-		return true
+		c.leave(key)
+		return "", true
 	}
 	c.depth++
-	return false
+	return key, false
+}
+
+// leave ends the comparison of a pair that enter admitted.
+func (c *checker) leave(key string) {
+	if key != "" {
+		delete(c.active, key)
+	}
+	c.depth--
 }
 
 // deref replaces a $ref by its target. A $ref with constraining siblings

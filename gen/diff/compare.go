@@ -35,6 +35,8 @@ func (c Change) Fails() bool { return c.Severity.Fails() && !c.Acknowledged }
 
 // Report is the comparison of an old and a new Provider spec.
 type Report struct {
+	// Mode is the contract mode the schemas were compared in.
+	Mode        Mode
 	ProviderID  string
 	OldDir      string
 	NewDir      string
@@ -48,15 +50,16 @@ type Report struct {
 // ToolVerdict is the schema compatibility of one tool present on both
 // sides: "compatible", "incompatible" or "unknown", for input and output.
 type ToolVerdict struct {
-	Tool   string
-	Input  string
-	Output string
+	Tool   string `json:"tool"`
+	Input  string `json:"input"`
+	Output string `json:"output"`
 }
 
-// Compare compares the IR of two versions of one Provider spec.
-func Compare(old, new *ir.Provider) *Report {
+// Compare compares the IR of two versions of one Provider spec, reading
+// the tool schemas' contract in mode.
+func Compare(old, new *ir.Provider, mode Mode) *Report {
 	r := &Report{
-		ProviderID: new.ID, OldDir: old.Dir, NewDir: new.Dir,
+		Mode: mode, ProviderID: new.ID, OldDir: old.Dir, NewDir: new.Dir,
 		OldRevision: old.Revision, NewRevision: new.Revision,
 	}
 	c := &comparison{old: old, new: new, r: r}

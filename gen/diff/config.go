@@ -14,6 +14,9 @@ const ConfigFile = ".cetpgen-diff.yaml"
 // Config is a repository's diff policy: severity overrides per rule and
 // acknowledgements of specific changes.
 type Config struct {
+	// Mode is the contract mode (containment or declared); empty means
+	// DefaultMode, and a --mode flag overrides it.
+	Mode        Mode                `yaml:"mode"`
 	Severity    map[string]Severity `yaml:"severity"`
 	Acknowledge []Ack               `yaml:"acknowledge"`
 }
@@ -26,9 +29,13 @@ type Ack struct {
 	Reason string `yaml:"reason"`
 }
 
-// Check reports the first problem of the config: an unknown rule ID, an
-// unknown severity, or an acknowledgement without a reason.
+// Check reports the first problem of the config: an unknown mode, an
+// unknown rule ID, an unknown severity, or an acknowledgement without a
+// reason.
 func (cfg *Config) Check() error {
+	if cfg.Mode != "" && !ValidMode(string(cfg.Mode)) {
+		return fmt.Errorf("mode: %q is not containment or declared", cfg.Mode)
+	}
 	for _, id := range slices.Sorted(maps.Keys(cfg.Severity)) {
 		if _, ok := rules[id]; !ok {
 			return fmt.Errorf("severity: unknown rule %q", id)

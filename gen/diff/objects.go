@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // arrays compares item counts, uniqueness and the items schema.
@@ -57,7 +58,8 @@ func unionKeys(a, b map[string]any) []string {
 	return slices.Sorted(maps.Keys(all))
 }
 
-// property compares the schemas the two sides give property name.
+// property compares the schemas the two sides give property name. A
+// property only the new side declares is also noted as added.
 func (c *checker) property(wide, narrow node, name string, dropped map[string]bool) {
 	wv, inW := props(wide)[name]
 	nv, inN := props(narrow)[name]
@@ -65,10 +67,25 @@ func (c *checker) property(wide, narrow node, name string, dropped map[string]bo
 	case inW && inN:
 		c.check(wide.child(wv, "properties", name), narrow.child(nv, "properties", name))
 	case inN:
+		if !c.input {
+			c.added(wide, narrow.child(nv, "properties", name), narrow, name)
+		}
 		c.onlyNarrow(wide, narrow.child(nv, "properties", name), name)
 	default:
+		if c.input {
+			c.added(wide.child(wv, "properties", name), narrow, wide, name)
+		}
 		c.onlyWide(wide.child(wv, "properties", name), narrow, name, dropped)
 	}
+}
+
+// added notes a property that only the new side (parent) declares.
+func (c *checker) added(wide, narrow, parent node, name string) {
+	how := "optional"
+	if slices.Contains(stringsOf(parent.obj()["required"]), name) {
+		how = "required"
+	}
+	c.add(kAdded, wide, narrow, "properties", fmt.Sprintf("property %q added (%s)", name, how))
 }
 
 // onlyNarrow handles a property that only the narrow side declares: the
@@ -90,8 +107,16 @@ func (c *checker) onlyNarrow(wide, np node, name string) {
 
 // onlyWide handles a property that only the wide side declares: the
 // narrow side lets it through as an additional property, unless closed.
+// On outputs the wide side is the old one, and a property it declared that
+// the new output no longer declares is removed whether or not the new
+// output is closed: Consumers that read it find it missing.
 func (c *checker) onlyWide(wp, narrow node, name string, dropped map[string]bool) {
 	addl := subschema(narrow, "additionalProperties")
+	if addl.isFalse() && !c.input {
+		dropped[name] = true
+		c.add(kDropped, wp, narrow, "properties", fmt.Sprintf("property %q removed from the output", name))
+		return
+	}
 	if addl.isFalse() || wp.isTrue() {
 		return
 	}
@@ -109,11 +134,13 @@ func (c *checker) onlyWide(wp, narrow node, name string, dropped map[string]bool
 		fmt.Sprintf("property %q removed from the output", name)))
 }
 
-// required records properties that wide requires and narrow does not.
+// required records properties that wide requires and narrow does not,
+// whatever additionalProperties says: a call (or result) without the
+// property is accepted by narrow and rejected by wide.
 func (c *checker) required(wide, narrow node, dropped map[string]bool) {
 	nr := stringsOf(narrow.obj()["required"])
 	for _, name := range stringsOf(wide.obj()["required"]) {
-		if slices.Contains(nr, name) || dropped[name] {
+		if slices.Contains(nr, name) || (!c.input && dropped[name]) {
 			continue
 		}
 		c.requiredFinding(wide, narrow, name)
@@ -121,16 +148,48 @@ func (c *checker) required(wide, narrow node, dropped map[string]bool) {
 }
 
 // requiredFinding records one property newly required (input) or no
-// longer guaranteed (output).
+// longer guaranteed (output). On inputs, a required property of the old
+// side that the new side neither requires nor declares is named with it:
+// together they read as a rename.
 func (c *checker) requiredFinding(wide, narrow node, name string) {
 	w, n := wide.child(nil, "required"), narrow.child(nil, "required")
 	if _, declared := props(narrow)[name]; !c.input && !declared {
 		c.add(kDropped, w, n, "required", fmt.Sprintf("property %q removed from the output", name))
 		return
 	}
-	c.add(kRequired, w, n, "required", c.pick(
-		fmt.Sprintf("property %q is now required: callers that omit it are rejected", name),
-		fmt.Sprintf("property %q is no longer required: the tool may omit it", name)))
+	if !c.input {
+		c.add(kRequired, w, n, "required", fmt.Sprintf("property %q is no longer required: the tool may omit it", name))
+		return
+	}
+	msg := fmt.Sprintf("property %q is now required: callers that omit it are rejected", name)
+	if gone := goneRequired(wide, narrow); len(gone) > 0 {
+		msg = fmt.Sprintf("required property %s removed and %q now required (a rename): every call that sends %s and omits %q is rejected",
+			quoteAll(gone), name, quoteAll(gone), name)
+	}
+	c.add(kRequired, w, n, "required", msg)
+}
+
+// goneRequired returns the properties narrow (the old input) requires that
+// wide (the new input) neither requires nor declares.
+func goneRequired(wide, narrow node) []string {
+	wr := stringsOf(wide.obj()["required"])
+	var out []string
+	for _, name := range stringsOf(narrow.obj()["required"]) {
+		if _, declared := props(wide)[name]; !declared && !slices.Contains(wr, name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// quoteAll renders names as a quoted, comma-separated list.
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // stringsOf returns the strings of a list value.

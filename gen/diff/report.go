@@ -37,8 +37,8 @@ func why(id string) string { return rules[id].Why }
 func (r *Report) markdown(b *strings.Builder) {
 	fmt.Fprintf(b, "## cetpgen diff: `%s`\n\n", r.ProviderID)
 	counts, acked := r.counts()
-	fmt.Fprintf(b, "**Verdict: %s** (%d breaking, %d dangerous, %d info, %d acknowledged)\n\n",
-		r.Verdict(), counts[Breaking], counts[Dangerous], counts[Info], acked)
+	fmt.Fprintf(b, "**Verdict: %s** (%d breaking, %d dangerous, %d info, %d acknowledged; contract mode: %s)\n\n",
+		r.Verdict(), counts[Breaking], counts[Dangerous], counts[Info], acked, r.Mode)
 	r.revisionLine(b)
 	if len(r.Changes) == 0 {
 		b.WriteString("No changes that affect Consumers.\n")
@@ -164,6 +164,7 @@ type jsonChange struct {
 // jsonReport is the wire shape of --format json.
 type jsonReport struct {
 	ProviderID  string         `json:"provider_id"`
+	Mode        Mode           `json:"mode"`
 	Old         string         `json:"old"`
 	New         string         `json:"new"`
 	OldRevision string         `json:"old_revision"`
@@ -179,7 +180,7 @@ type jsonReport struct {
 func (r *Report) json(b *strings.Builder) error {
 	counts, acked := r.counts()
 	out := jsonReport{
-		ProviderID: r.ProviderID, Old: r.OldDir, New: r.NewDir,
+		ProviderID: r.ProviderID, Mode: r.Mode, Old: r.OldDir, New: r.NewDir,
 		OldRevision: r.OldRevision, NewRevision: r.NewRevision,
 		Verdict: r.Verdict(), Fails: r.Fails(),
 		Counts: map[string]int{"breaking": counts[Breaking], "dangerous": counts[Dangerous], "info": counts[Info], "acknowledged": acked},

@@ -180,12 +180,14 @@ var safetyRules = []Rule{
 }
 
 var inputRules = []Rule{
-	rule("input-required-added", Breaking, Compatibility, "an input property became required",
+	rule("input-required-added", Breaking, Compatibility, "an input property became required, whatever additionalProperties says (a rename of a required property names both)",
 		"Existing calls that omit it fail with INVALID_ARGS."),
 	rule("input-property-removed", Breaking, Compatibility, "an input property was removed where additionalProperties is false",
 		"Existing calls that send it fail with INVALID_ARGS."),
-	rule("input-property-constrained", Dangerous, Compatibility, "an input that accepted any additional property now declares one with constraints",
+	rule("input-property-constrained", Dangerous, Compatibility, "containment mode: an input that accepted any additional property now declares one with constraints",
 		"Calls that sent that property with another value were accepted before and are rejected now."),
+	rule("input-property-added", Info, Compatibility, "an input property was declared (optional or required; a required one is also input-required-added)",
+		"Agents and newly generated Consumers can send it; review its meaning."),
 	rule("input-type-narrowed", Breaking, Compatibility, "an input accepts fewer types (incl. null, or number to integer)",
 		"Existing calls with the dropped type fail with INVALID_ARGS."),
 	rule("input-enum-value-removed", Breaking, Compatibility, "an input enum/const accepts fewer values, or was added",
@@ -201,6 +203,8 @@ var inputRules = []Rule{
 }
 
 var outputRules = []Rule{
+	rule("output-property-added", Info, Compatibility, "an output property was declared",
+		"Consumers generated from the new schema can read it; old ones ignore it."),
 	rule("output-property-removed", Breaking, Compatibility, "an output property was removed",
 		"Consumers that read it find it missing."),
 	rule("output-property-optional", Breaking, Compatibility, "an output property is no longer required",

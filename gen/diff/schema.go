@@ -17,26 +17,35 @@ type Finding struct {
 	Message string
 	// Undecided is set when containment could not be decided.
 	Undecided bool
+	// Note marks a finding that is no incompatibility, only worth a
+	// reviewer's eye (a property added); it does not change the verdict.
+	Note bool
 }
 
 // CompareInput compares two input schemas (decoded JSON). The new schema
-// must accept every instance the old one accepted; each way it may not is
-// a finding.
-func CompareInput(old, new any) []Finding {
-	return compareSchemas(new, old, true)
+// must accept every instance the old one accepted that the mode counts
+// (in Declared mode, those whose members the old schema declares); each
+// way it may not is a finding.
+func CompareInput(old, new any, mode Mode) []Finding {
+	return compareSchemas(new, old, true, mode)
 }
 
 // CompareOutput compares two output schemas (decoded JSON). The new schema
-// must accept only instances the old one accepted; each way it may not is
-// a finding.
-func CompareOutput(old, new any) []Finding {
-	return compareSchemas(old, new, false)
+// must accept only instances the old one accepted, among those the mode
+// counts (in Declared mode, those whose members the new schema declares);
+// each way it may not is a finding.
+func CompareOutput(old, new any, mode Mode) []Finding {
+	return compareSchemas(old, new, false, mode)
 }
 
 // compareSchemas checks that wide contains narrow (every instance valid
-// against narrow is valid against wide). input says which side is new.
-func compareSchemas(wide, narrow any, input bool) []Finding {
-	c := &checker{input: input, seen: map[string]bool{}}
+// against narrow is valid against wide). input says which side is new. In
+// Declared mode the narrow side is read as its declared reading first.
+func compareSchemas(wide, narrow any, input bool, mode Mode) []Finding {
+	if mode == Declared {
+		narrow = DeclaredReading(narrow)
+	}
+	c := &checker{input: input, active: map[string]bool{}}
 	c.check(node{v: wide, root: wide}, node{v: narrow, root: narrow})
 	return dedupe(c.out)
 }
@@ -47,9 +56,13 @@ const maxDepth = 64
 // checker walks two schemas side by side and collects findings.
 type checker struct {
 	input bool
-	seen  map[string]bool
-	depth int
-	out   []Finding
+	// active holds the $ref pairs being compared (on the stack), which
+	// are assumed contained when met again (coinduction).
+	active map[string]bool
+	depth  int
+	out    []Finding
+	// judge validates values against subschemas (see values_judge.go).
+	judge *judge
 }
 
 // kind classifies a finding independently of the direction compared.
@@ -68,6 +81,7 @@ const (
 	kBound
 	kOther
 	kUnknown
+	kAdded
 )
 
 // ruleIDs names each kind's rule for inputs and for outputs.
@@ -80,6 +94,7 @@ var ruleIDs = map[kind][2]string{
 	kBound:    {"input-bound-tightened", "output-bound-loosened"},
 	kOther:    {"input-narrowed", "output-widened"},
 	kUnknown:  {"input-undecided", "output-undecided"},
+	kAdded:    {"input-property-added", "output-property-added"},
 }
 
 // pick returns the text for the direction compared.
@@ -107,11 +122,11 @@ func (c *checker) add(k kind, wide, narrow node, keyword, msg string) {
 	}
 	nw := c.newSide(wide, narrow)
 	via := nw.via
-	if via != "" && k != kUnknown {
+	if via != "" && k != kUnknown && k != kAdded {
 		rule = c.pick("input", "output") + "-ref-target-changed"
 		msg = fmt.Sprintf("$ref %s changed shape: %s", via, msg)
 	}
-	c.out = append(c.out, Finding{Rule: rule, Ptr: nw.ptr, Keyword: keyword, Message: msg, Undecided: k == kUnknown})
+	c.out = append(c.out, Finding{Rule: rule, Ptr: nw.ptr, Keyword: keyword, Message: msg, Undecided: k == kUnknown, Note: k == kAdded})
 }
 
 // unknown records that containment at this pair is undecided because of
@@ -121,14 +136,25 @@ func (c *checker) unknown(wide, narrow node, keyword, why string) {
 }
 
 // try runs check on a pair without recording its findings, and returns
-// them.
+// those that are incompatibilities (notes are dropped).
 func (c *checker) try(wide, narrow node) []Finding {
 	saved := c.out
 	c.out = nil
 	c.check(wide, narrow)
-	got := c.out
+	got := failing(c.out)
 	c.out = saved
 	return got
+}
+
+// failing returns the findings that are not notes.
+func failing(fs []Finding) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if !f.Note {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // dedupe drops repeated findings, keeping the first of each.

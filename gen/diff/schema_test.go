@@ -94,7 +94,7 @@ var schemaCases = []schemaCase{
 	{"anyOf undecided", false, `{"type":"object"}`, `{"anyOf":[{"required":["a"]},{"required":["b"]}]}`, "input-undecided"},
 	{"oneOf discriminated same", false, oneOf(`"x"`, `"y"`), oneOf(`"x"`, `"y"`), ""},
 	{"oneOf branch added in", false, oneOf(`"x"`), oneOf(`"x"`, `"y"`), ""},
-	{"oneOf branch added out", true, oneOf(`"x"`), oneOf(`"x"`, `"y"`), "output-undecided"},
+	{"oneOf branch added out", true, oneOf(`"x"`), oneOf(`"x"`, `"y"`), "output-enum-value-added"},
 	{"allOf wide exact", false, `{"type":"integer"}`, `{"allOf":[{"type":"integer"},{"minimum":0}]}`, "input-bound-tightened"},
 	{"allOf narrow merged", false, `{"allOf":[{"properties":{"a":{"type":"string"}}},{"required":["a"]}]}`, `{"properties":{"a":{"type":"string"}},"required":["a"]}`, ""},
 	{"allOf narrow member", false, `{"allOf":[{"type":"integer"},{"minimum":0}]}`, `{"type":"number"}`, ""},
@@ -106,6 +106,21 @@ var schemaCases = []schemaCase{
 	{"anyOf narrow with siblings", false, `{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}]}`, `{"type":"object","required":["a"]}`, "input-required-added"},
 	{"anyOf narrow unmergeable siblings", false, `{"type":"string","maxLength":10,"anyOf":[{"maxLength":3},{"pattern":"^a"}]}`, `{"type":"string","maxLength":3}`, "input-undecided input-bound-tightened"},
 	{"oneOf wide by type", false, `{"type":"string"}`, `{"oneOf":[{"type":"string"},{"type":"integer"}]}`, ""},
+	// Unions decided branch by branch: type-disjoint branches, nullable
+	// anyOf, enum and const values through them, pattern alternatives.
+	{"nullable anyOf in", false, `{"type":["string","null"],"maxLength":5}`, `{"anyOf":[{"type":"string","maxLength":10},{"type":"null"}]}`, ""},
+	{"nullable anyOf tightened in", false, `{"type":["string","null"],"maxLength":10}`, `{"anyOf":[{"type":"string","maxLength":5},{"type":"null"}]}`, "input-bound-tightened"},
+	{"nullable anyOf drops null in", false, `{"type":["string","null"]}`, `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, "input-type-narrowed"},
+	{"nullable anyOf out", true, `{"anyOf":[{"type":"string","maxLength":10},{"type":"null"}]}`, `{"type":["string","null"],"maxLength":5}`, ""},
+	{"type-disjoint oneOf in", false, `{"type":["string","integer"],"minimum":0,"maxLength":8}`, `{"oneOf":[{"type":"string"},{"type":"integer","minimum":0}]}`, ""},
+	{"type-disjoint oneOf integer tightened", false, `{"type":["string","integer"]}`, `{"oneOf":[{"type":"string"},{"type":"integer","minimum":0}]}`, "input-bound-tightened"},
+	{"enum through oneOf in", false, `{"enum":["a","b","c"]}`, `{"oneOf":[{"const":"a"},{"const":"b"},{"enum":["c","d"]}]}`, ""},
+	{"enum through oneOf value lost", false, `{"enum":["a","b","e"]}`, `{"oneOf":[{"const":"a"},{"const":"b"},{"enum":["c","d"]}]}`, "input-enum-value-removed"},
+	{"enum through overlapping oneOf", false, `{"enum":["a","c"]}`, `{"oneOf":[{"enum":["a","c"]},{"const":"c"}]}`, "input-enum-value-removed"},
+	{"const alternatives out", true, `{"anyOf":[{"const":"open"},{"const":"closed"}]}`, `{"const":"open"}`, ""},
+	{"pattern alternatives in", false, `{"type":"string","pattern":"^[0-9]+$"}`, `{"anyOf":[{"pattern":"^[0-9]+$"},{"type":"string","pattern":"^[a-f]+$"}]}`, ""},
+	{"pattern alternatives narrowed in", false, `{"type":"string","pattern":"^[0-9a-z]+$"}`, `{"anyOf":[{"pattern":"^[0-9]+$"},{"pattern":"^[a-f]+$"}]}`, "input-bound-tightened"},
+	{"narrow disjoint oneOf decided", true, `{"type":"string"}`, `{"oneOf":[{"type":"string"},{"type":"integer"}]}`, "output-type-widened"},
 	{"oneOf wide overlapping", false, `{"type":"string"}`, `{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}`, "input-undecided"},
 	{"items absent to typed", false, `{"type":"array"}`, `{"type":"array","items":{"type":"string"}}`, "input-type-narrowed"},
 	{"object bounds", false, `{"type":"object"}`, `{"type":"object","maxProperties":3}`, "input-bound-tightened"},
@@ -167,11 +182,11 @@ func TestSchemaCompatibility(t *testing.T) {
 				compare = CompareOutput
 			}
 			var got []string
-			for _, f := range compare(old, new) {
+			for _, f := range failing(compare(old, new, Containment)) {
 				got = append(got, f.Rule)
 			}
 			if want := strings.Fields(tc.want); !slices.Equal(got, want) {
-				t.Errorf("rules %v, want %v\nfindings: %+v", got, want, compare(old, new))
+				t.Errorf("rules %v, want %v\nfindings: %+v", got, want, compare(old, new, Containment))
 			}
 		})
 	}
@@ -180,7 +195,7 @@ func TestSchemaCompatibility(t *testing.T) {
 // TestSchemaUndecidedNamesKeyword checks that an undecided verdict names
 // the keyword that stopped the reasoning.
 func TestSchemaUndecidedNamesKeyword(t *testing.T) {
-	fs := CompareInput(decode(t, `{"type":"string"}`), decode(t, `{"type":"string","not":{"const":"x"}}`))
+	fs := CompareInput(decode(t, `{"type":"string"}`), decode(t, `{"type":"string","not":{"const":"x"}}`), Containment)
 	if len(fs) != 1 || !fs[0].Undecided || fs[0].Keyword != "not" || !strings.Contains(fs[0].Message, "not") {
 		t.Fatalf("findings %+v, want one undecided finding naming not", fs)
 	}
@@ -191,7 +206,7 @@ func TestSchemaUndecidedNamesKeyword(t *testing.T) {
 func TestSchemaFindingPointsAtNewSchema(t *testing.T) {
 	old := decode(t, `{"type":"object","properties":{"a":{"type":"number"}}}`)
 	new := decode(t, `{"type":"object","properties":{"a":{"type":"integer"}}}`)
-	fs := CompareInput(old, new)
+	fs := CompareInput(old, new, Containment)
 	if len(fs) != 1 || fs[0].Ptr != "/properties/a" {
 		t.Fatalf("findings %+v, want one at /properties/a", fs)
 	}
@@ -203,8 +218,133 @@ func TestSchemaDepthLimit(t *testing.T) {
 	deep := func(leaf string) string {
 		return strings.Repeat(`{"type":"array","items":`, maxDepth+5) + `{"type":"` + leaf + `"}` + strings.Repeat("}", maxDepth+5)
 	}
-	fs := CompareInput(decode(t, deep("number")), decode(t, deep("integer")))
+	fs := CompareInput(decode(t, deep("number")), decode(t, deep("integer")), Containment)
 	if len(fs) != 1 || !fs[0].Undecided {
 		t.Fatalf("findings %+v, want one undecided finding", fs)
+	}
+}
+
+// modeCase is one comparison with the rule IDs it must yield in each
+// contract mode ("" means compatible; notes are not listed).
+type modeCase struct {
+	name                  string
+	output                bool
+	old, new              string
+	containment, declared string
+}
+
+var modeCases = []modeCase{
+	{"optional added to open input", false,
+		`{"type":"object","properties":{"q":{"type":"string"}}}`,
+		`{"type":"object","properties":{"q":{"type":"string"},"sort":{"enum":["asc","desc"]}}}`,
+		"input-property-constrained", ""},
+	{"required rename on open input", false,
+		`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`,
+		`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`,
+		"input-property-constrained input-required-added", "input-required-added"},
+	{"new required property on closed input", false,
+		`{"type":"object","properties":{"id":{"type":"string"}},"additionalProperties":false}`,
+		`{"type":"object","properties":{"id":{"type":"string"},"kind":{"type":"string"}},"required":["kind"],"additionalProperties":false}`,
+		"input-required-added", "input-required-added"},
+	{"required unconstrained property on open input", false,
+		`{"type":"object","properties":{"id":{"type":"string"}}}`,
+		`{"type":"object","properties":{"id":{"type":"string"},"kind":{}},"required":["kind"]}`,
+		"input-required-added", "input-required-added"},
+	{"closing a fully declared input", false,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`,
+		`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`,
+		"input-narrowed", ""},
+	{"closing and dropping a property", false,
+		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}`,
+		`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`,
+		"input-property-removed input-narrowed", "input-property-removed"},
+	{"closing an array item", false,
+		`{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		`{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}}`,
+		"input-narrowed", ""},
+	{"free-form object stays open", false,
+		`{"type":"object","properties":{"meta":{"type":"object"}}}`,
+		`{"type":"object","properties":{"meta":{"type":"object","properties":{"x":{"type":"integer"}}}}}`,
+		"input-property-constrained", "input-property-constrained"},
+	{"closing a referenced definition", false,
+		`{"type":"object","properties":{"p":{"$ref":"#/$defs/p"}},"$defs":{"p":{"type":"object","properties":{"a":{"type":"string"}}}}}`,
+		`{"type":"object","properties":{"p":{"$ref":"#/$defs/p"}},"$defs":{"p":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}}}`,
+		"input-ref-target-changed", ""},
+	{"a definition shared through allOf stays open", false,
+		`{"allOf":[{"$ref":"#/$defs/p"}],"properties":{"b":{"type":"string"}},"$defs":{"p":{"type":"object","properties":{"a":{"type":"string"}}}}}`,
+		`{"allOf":[{"$ref":"#/$defs/p"}],"properties":{"b":{"type":"string"}},"$defs":{"p":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}}}`,
+		"input-ref-target-changed input-ref-target-changed", "input-ref-target-changed input-ref-target-changed"},
+	{"output opened with the same members", true,
+		`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`,
+		"output-widened", ""},
+	{"output gains a member of a closed object", true,
+		`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`,
+		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false}`,
+		"output-widened", "output-widened"},
+	{"output member removed", true,
+		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}`,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`,
+		"output-property-removed", "output-property-removed"},
+}
+
+// TestSchemaModes checks each comparison in both contract modes.
+func TestSchemaModes(t *testing.T) {
+	for _, tc := range modeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			old, new := decode(t, tc.old), decode(t, tc.new)
+			compare := CompareInput
+			if tc.output {
+				compare = CompareOutput
+			}
+			for _, m := range []struct {
+				mode Mode
+				want string
+			}{{Containment, tc.containment}, {Declared, tc.declared}} {
+				var got []string
+				for _, f := range failing(compare(old, new, m.mode)) {
+					got = append(got, f.Rule)
+				}
+				if want := strings.Fields(m.want); !slices.Equal(got, want) {
+					t.Errorf("%s: rules %v, want %v\nfindings: %+v", m.mode, got, want, compare(old, new, m.mode))
+				}
+			}
+		})
+	}
+}
+
+// TestSchemaRenameNamesBoth checks that a renamed required input property
+// is one finding that names the old and the new name.
+func TestSchemaRenameNamesBoth(t *testing.T) {
+	old := decode(t, `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)
+	new := decode(t, `{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`)
+	for _, mode := range Modes {
+		var req []Finding
+		for _, f := range CompareInput(old, new, mode) {
+			if f.Rule == "input-required-added" {
+				req = append(req, f)
+			}
+		}
+		if len(req) != 1 || !strings.Contains(req[0].Message, `"q"`) || !strings.Contains(req[0].Message, `"query"`) || !strings.Contains(req[0].Message, "rename") {
+			t.Errorf("%s: findings %+v, want one input-required-added naming q and query as a rename", mode, req)
+		}
+	}
+}
+
+// TestSchemaAddedPropertyNoted checks that added properties are notes in
+// both directions and leave the verdict compatible.
+func TestSchemaAddedPropertyNoted(t *testing.T) {
+	in := CompareInput(decode(t, `{"type":"object","properties":{"a":{}},"additionalProperties":false}`),
+		decode(t, `{"type":"object","properties":{"a":{},"overwrite":{"type":"boolean"}},"additionalProperties":false}`), Declared)
+	out := CompareOutput(decode(t, `{"type":"object","properties":{"a":{}}}`),
+		decode(t, `{"type":"object","properties":{"a":{},"etag":{"type":"string"}},"required":["etag"]}`), Declared)
+	for _, c := range []struct {
+		fs   []Finding
+		rule string
+		ptr  string
+	}{{in, "input-property-added", "/properties/overwrite"}, {out, "output-property-added", "/properties/etag"}} {
+		if len(c.fs) != 1 || c.fs[0].Rule != c.rule || !c.fs[0].Note || c.fs[0].Ptr != c.ptr || verdict(c.fs) != "compatible" {
+			t.Errorf("findings %+v, want one %s note at %s", c.fs, c.rule, c.ptr)
+		}
 	}
 }

@@ -141,8 +141,8 @@ func (c *comparison) toolScopes(old, new *ir.Tool) {
 // schemas compares a tool's input and output schemas and records its
 // verdict.
 func (c *comparison) schemas(old, new *ir.Tool) {
-	in := CompareInput(old.Input.Value, new.Input.Value)
-	out := CompareOutput(old.Output.Value, new.Output.Value)
+	in := CompareInput(old.Input.Value, new.Input.Value, c.r.Mode)
+	out := CompareOutput(old.Output.Value, new.Output.Value, c.r.Mode)
 	c.findings(new, new.Input, in)
 	c.findings(new, new.Output, out)
 	c.r.Tools = append(c.r.Tools, ToolVerdict{Tool: new.Name, Input: verdict(in), Output: verdict(out)})
@@ -157,9 +157,10 @@ func (c *comparison) findings(t *ir.Tool, s *ir.Schema, fs []Finding) {
 	}
 }
 
-// verdict summarizes findings: "compatible" when there are none,
-// "incompatible" when one is decided, else "unknown".
+// verdict summarizes findings: "compatible" when there are none but
+// notes, "incompatible" when one is decided, else "unknown".
 func verdict(fs []Finding) string {
+	fs = failing(fs)
 	if len(fs) == 0 {
 		return "compatible"
 	}

@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // decided are the keywords whose containment the checker reasons about.
@@ -89,17 +90,20 @@ func (c *checker) narrowUnion(wide, narrow node, kw string) {
 		c.narrowAllOf(wide, narrow, rest)
 		return
 	}
-	for _, b := range branches(narrow, kw) {
-		c.narrowBranch(wide, rest, b, kw)
+	bs := branches(narrow, kw)
+	exclusive := kw == "oneOf" && !c.pairwiseDisjoint(bs)
+	for _, b := range bs {
+		c.narrowBranch(wide, rest, b, kw, exclusive)
 	}
 }
 
 // narrowBranch checks one branch of a narrow anyOf or oneOf, together
 // with the rest of its schema (merged when the two constrain different
 // keywords). A failing anyOf branch is decided when the merge succeeded or
-// there is no rest; a failing oneOf branch is undecided, since the other
-// branches may exclude its instances.
-func (c *checker) narrowBranch(wide, rest, b node, kw string) {
+// there is no rest; a failing oneOf branch too when the oneOf's branches
+// are pairwise disjoint (then it is an anyOf), else it is undecided,
+// since the other branches may exclude its instances.
+func (c *checker) narrowBranch(wide, rest, b node, kw string, exclusive bool) {
 	merged, ok := c.merge([]node{b, rest})
 	if !ok {
 		merged = b
@@ -108,7 +112,7 @@ func (c *checker) narrowBranch(wide, rest, b node, kw string) {
 	if len(found) == 0 || len(c.try(wide, rest)) == 0 {
 		return
 	}
-	if kw == "oneOf" || (!ok && !rest.isTrue()) {
+	if exclusive || (!ok && !rest.isTrue()) {
 		c.unknown(wide, b, kw, fmt.Sprintf("branch %s is not contained on its own (%s), and the other keywords of the schema may exclude it", b.ptr, found[0].Message))
 		return
 	}
@@ -189,7 +193,11 @@ func mergeProps(out map[string]any, have, v any) bool {
 // wideUnion decides containment in a wide side with a union keyword. allOf
 // is exact: every member and the rest must contain the narrow side. anyOf
 // needs one branch that does; oneOf needs one that does while the others
-// are disjoint from the narrow side.
+// are disjoint from the narrow side. When no single branch does, the
+// narrow side is split: by value (enum or const, each value judged), by
+// type (when the branches are pairwise type-disjoint, each type is
+// compared with the one branch that admits it), or, for string patterns
+// in an anyOf, by the union of the patterns' languages.
 func (c *checker) wideUnion(wide, narrow node, kw string) {
 	c.check(wide.without(kw), narrow)
 	bs := branches(wide, kw)
@@ -204,7 +212,136 @@ func (c *checker) wideUnion(wide, narrow node, kw string) {
 			return
 		}
 	}
-	c.unionMiss(wide, narrow, kw, bs)
+	switch {
+	case c.byValue(wide, narrow, kw):
+	case c.byType(wide, narrow, kw, bs):
+	case kw == "anyOf" && c.byPatterns(wide, narrow, bs):
+	default:
+		c.unionMiss(wide, narrow, kw, bs)
+	}
+}
+
+// byValue decides a narrow side limited to enum or const values by
+// judging each value against the wide schema. It reports false when it
+// cannot.
+func (c *checker) byValue(wide, narrow node, kw string) bool {
+	vals, finite := values(narrow)
+	if !finite {
+		return false
+	}
+	rejected, decided := c.valuesIn(wide, vals)
+	if !decided {
+		return false
+	}
+	for _, v := range rejected {
+		c.add(kEnum, wide, narrow, kw, c.pick(
+			fmt.Sprintf("value %s is accepted by no branch of %s (or by more than one of a oneOf)", text(v), kw),
+			fmt.Sprintf("the tool may now return %s, which the old %s did not admit", text(v), kw)))
+	}
+	return true
+}
+
+// typeGroups are the instance types compared one at a time when the
+// branches of a union are type-disjoint: integers and other numbers go
+// together, since "number" admits both.
+var typeGroups = []typeSet{tNull, tBoolean, tObject, tArray, tString, numBits}
+
+// byType decides a union whose branches admit pairwise disjoint types
+// (nullable anyOf: a schema and {type: null}): the narrow side, restricted
+// to each type group it admits, must be contained in the branch that
+// admits that group. It reports false when branches share a type.
+func (c *checker) byType(wide, narrow node, kw string, bs []node) bool {
+	owner := map[typeSet]int{}
+	for i, b := range bs {
+		for _, g := range typeGroups {
+			if types(c.target(b)).hasAny(g) {
+				if _, taken := owner[g]; taken {
+					return false
+				}
+				owner[g] = i
+			}
+		}
+	}
+	tn := types(narrow)
+	for _, g := range typeGroups {
+		if !tn.hasAny(g) {
+			continue
+		}
+		i, ok := owner[g]
+		if !ok {
+			c.add(kType, wide, narrow, kw, c.pick(
+				fmt.Sprintf("no branch of %s accepts %s values any more", kw, tn&g),
+				fmt.Sprintf("the tool may now return %s values, which no branch of the old %s admitted", tn&g, kw)))
+			continue
+		}
+		c.check(bs[i], restrictType(narrow, g))
+	}
+	return true
+}
+
+// restrictType returns n limited to the instance types of group g.
+func restrictType(n node, g typeSet) node {
+	names := map[typeSet]string{tNull: "null", tBoolean: "boolean", tObject: "object", tArray: "array", tString: "string", numBits: "number"}
+	if g == numBits && !types(n).hasAny(tFraction) {
+		names[numBits] = "integer"
+	}
+	m := n.without()
+	m.v.(map[string]any)["type"] = names[g]
+	return m
+}
+
+// byPatterns decides a narrow string schema against an anyOf whose
+// branches constrain strings by pattern only: the union of their
+// languages is the language of the alternation of the patterns.
+func (c *checker) byPatterns(wide, narrow node, bs []node) bool {
+	if types(narrow)&^tString != 0 {
+		return false
+	}
+	var alts []string
+	for _, b := range bs {
+		p, ok := patternOnly(b)
+		if !ok {
+			return false
+		}
+		alts = append(alts, "(?:"+p+")")
+	}
+	ns, _ := narrow.obj()["pattern"].(string)
+	inc := patternIncluded(ns, strings.Join(alts, "|"), lengthsOf(narrow))
+	switch {
+	case !inc.decided:
+		c.unknown(wide, narrow, "anyOf", inc.reason)
+	case !inc.included:
+		c.add(kBound, wide, narrow, "anyOf", c.pick(
+			fmt.Sprintf("no pattern of anyOf accepts strings such as %q any more", inc.witness),
+			fmt.Sprintf("the tool may now return strings such as %q, which no pattern of the old anyOf matched", inc.witness)))
+	}
+	return true
+}
+
+// patternOnly returns the pattern of a branch that constrains strings by
+// its pattern alone (type string allowed).
+func patternOnly(b node) (string, bool) {
+	p, ok := b.obj()["pattern"].(string)
+	if !ok {
+		return "", false
+	}
+	for k, v := range b.obj() {
+		if k != "pattern" && !annotationOnly[k] && !(k == "type" && v == "string") {
+			return "", false
+		}
+	}
+	return p, true
+}
+
+// pairwiseDisjoint reports whether no two of the branches share an
+// instance.
+func (c *checker) pairwiseDisjoint(bs []node) bool {
+	for i := range bs {
+		if !c.othersDisjoint(bs[i+1:], -1, bs[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // othersDisjoint reports whether every branch but i is disjoint from n.
