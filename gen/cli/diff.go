@@ -25,6 +25,7 @@ func init() { extraCommands = append(extraCommands, newDiff) }
 type diffOptions struct {
 	format string
 	config string
+	mode   string
 }
 
 // newDiff builds the diff command.
@@ -43,6 +44,7 @@ func newDiff() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(cmd, args, o) },
 	}
 	cmd.Flags().StringVar(&o.format, "format", "markdown", "report format: "+strings.Join(diff.Formats, ", "))
+	cmd.Flags().StringVar(&o.mode, "mode", "", "contract mode: containment (every instance the old schema accepted) or declared (only declared members count; default, or the config's mode)")
 	cmd.Flags().StringVar(&o.config, "config", "", "diff config file (default: "+diff.ConfigFile+" in the current directory, if present)")
 	return cmd
 }
@@ -56,11 +58,15 @@ func runDiff(cmd *cobra.Command, args []string, o diffOptions) error {
 	if err != nil {
 		return failure(err)
 	}
+	mode, err := diffMode(o.mode, cfg)
+	if err != nil {
+		return failure(err)
+	}
 	old, new, err := loadSides(cmd, args, o.format)
 	if err != nil {
 		return err
 	}
-	r := diff.Compare(old, new)
+	r := diff.Compare(old, new, mode)
 	r.Apply(cfg)
 	if err := r.Write(cmd.OutOrStdout(), o.format); err != nil {
 		return failure(err)
@@ -69,6 +75,21 @@ func runDiff(cmd *cobra.Command, args []string, o diffOptions) error {
 		return invalid()
 	}
 	return nil
+}
+
+// diffMode picks the contract mode: the --mode flag, else the config's
+// mode, else the default.
+func diffMode(flag string, cfg *diff.Config) (diff.Mode, error) {
+	if flag != "" {
+		if !diff.ValidMode(flag) {
+			return "", fmt.Errorf("unknown --mode %q (want containment or declared)", flag)
+		}
+		return diff.Mode(flag), nil
+	}
+	if cfg != nil && cfg.Mode != "" {
+		return cfg.Mode, nil
+	}
+	return diff.DefaultMode, nil
 }
 
 // openSpec opens a spec directory on disk or in a git revision.

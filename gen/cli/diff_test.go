@@ -305,12 +305,12 @@ func TestDiffRevisionMismatch(t *testing.T) {
 	writeFile(t, tool, strings.Replace(string(data), "risk: low", "risk: moderate", 1))
 	old, new := checkOne(t, oldDir), checkOne(t, newDir)
 	new.Revision = old.Revision
-	if got := rulesOf(diff.Compare(old, new)); !slices.Contains(got, "revision-mismatch breaking") {
+	if got := rulesOf(diff.Compare(old, new, diff.DefaultMode)); !slices.Contains(got, "revision-mismatch breaking") {
 		t.Errorf("stale revision not reported: %v", got)
 	}
 	same := checkOne(t, oldDir)
 	same.Revision = "0000000000000000"
-	if got := rulesOf(diff.Compare(old, same)); !slices.Equal(got, []string{"revision-mismatch breaking"}) {
+	if got := rulesOf(diff.Compare(old, same, diff.DefaultMode)); !slices.Equal(got, []string{"revision-mismatch breaking"}) {
 		t.Errorf("needless revision change: %v", got)
 	}
 }
