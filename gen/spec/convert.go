@@ -19,6 +19,9 @@ type converter struct {
 	// stopped is set once a file-wide limit was hit, so one alias bomb
 	// yields one diagnostic.
 	stopped bool
+	// alias is the outermost alias being expanded, where a node limit hit
+	// inside its expansion is reported.
+	alias *yaml.Node
 }
 
 func (c *converter) errorf(n *yaml.Node, rule, format string, args ...any) {
@@ -32,8 +35,7 @@ func (c *converter) value(n *yaml.Node, depth int) (any, bool) {
 	}
 	if c.nodes++; c.nodes > MaxNodes {
 		c.stopped = true
-		c.diags.Errorf(source.FileStart(c.doc.Path), "alias-limit",
-			"file expands to more than %d nodes (aliases counted at each use); simplify it", MaxNodes)
+		c.nodeLimit(n)
 		return nil, false
 	}
 	if depth > MaxDepth {
@@ -42,7 +44,13 @@ func (c *converter) value(n *yaml.Node, depth int) (any, bool) {
 		return nil, false
 	}
 	if n.Kind == yaml.AliasNode {
-		return c.value(n.Alias, depth+1)
+		if c.alias != nil {
+			return c.value(n.Alias, depth+1)
+		}
+		c.alias = n
+		v, ok := c.value(n.Alias, depth+1)
+		c.alias = nil
+		return v, ok
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -52,6 +60,22 @@ func (c *converter) value(n *yaml.Node, depth int) (any, bool) {
 	default:
 		return c.scalar(n)
 	}
+}
+
+// nodeLimit reports the file-wide node limit at the alias whose expansion
+// crossed it (or at the node itself in a file without aliases).
+func (c *converter) nodeLimit(n *yaml.Node) {
+	at := n
+	if c.alias != nil {
+		at = c.alias
+	}
+	pos := source.Pos{File: c.doc.Path, Line: at.Line, Col: at.Column}
+	if c.alias == nil {
+		c.diags.Errorf(pos, "alias-limit", "file expands to more than %d nodes; simplify it", MaxNodes)
+		return
+	}
+	c.diags.Errorf(pos, "alias-limit",
+		"expanding this alias takes the file past %d nodes (aliases count at each use); simplify it", MaxNodes)
 }
 
 func (c *converter) mapping(n *yaml.Node, depth int) (any, bool) {

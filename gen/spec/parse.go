@@ -33,10 +33,15 @@ func Parse(path, rel string, data []byte) (*Doc, diag.List) {
 		l.Errorf(source.FileStart(path), "file-too-large", "file is larger than the %d-byte limit of spec files", MaxFileBytes)
 		return nil, l
 	}
+	if pos, bad := invalidUTF8(path, data); bad {
+		l.Errorf(pos, "yaml-syntax", "invalid YAML: the file is not valid UTF-8 here; save it as UTF-8")
+		return nil, l
+	}
 	root, more, err := decodeDocuments(data)
 	switch {
 	case err != nil:
-		l.Errorf(syntaxPos(path, err), "yaml-syntax", "%s", syntaxMessage(err))
+		msg := syntaxMessage(err)
+		l.Errorf(refineSyntaxPos(syntaxPos(path, err), msg, data), "yaml-syntax", "%s", msg)
 		return nil, l
 	case root == nil:
 		l.Errorf(source.FileStart(path), "empty-document", "file is empty; expected a YAML mapping")

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/source"
 	"github.com/cetpgen/cetpgen/gen/spec"
 	"github.com/cetpgen/cetpgen/schema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -177,7 +178,7 @@ func (m *metaSchemas) describe(doc *spec.Doc, ve *jsonschema.ValidationError) di
 		}
 	case *kind.Required:
 		for _, p := range k.Missing {
-			l.Errorf(doc.Pos(ptr), "missing-key", "missing required key %q%s", p, where(ptr))
+			l.Errorf(parentKeyPos(doc, ptr), "missing-key", "missing required key %q%s", p, where(ptr))
 		}
 	case *kind.Type:
 		l.Errorf(doc.Pos(ptr), "wrong-type", "expected %s, got %s", strings.Join(k.Want, " or "), k.Got)
@@ -198,11 +199,21 @@ func (m *metaSchemas) describe(doc *spec.Doc, ve *jsonschema.ValidationError) di
 	case *kind.MinItems:
 		l.Errorf(doc.Pos(ptr), "bad-list", "must list at least %d item(s)", k.Want)
 	case *kind.UniqueItems:
-		l.Errorf(doc.Pos(ptr), "bad-list", "items %d and %d are the same; list each value once", k.Duplicates[0]+1, k.Duplicates[1]+1)
+		l.Errorf(doc.Pos(ptr+"/"+itoa(k.Duplicates[1])), "bad-list", "item %d repeats item %d; list each value once", k.Duplicates[1]+1, k.Duplicates[0]+1)
 	default:
 		l.Errorf(doc.Pos(ptr), "meta-schema", "%s", ve.ErrorKind.LocalizedString(printer))
 	}
 	return l
+}
+
+// parentKeyPos is where a missing member is reported: at the key of the
+// mapping that lacks it (annotations:), or at the file start for the top
+// level, rather than at whichever member happens to come first.
+func parentKeyPos(doc *spec.Doc, ptr string) source.Pos {
+	if ptr == "" {
+		return source.FileStart(doc.Path)
+	}
+	return doc.KeyPos(ptr)
 }
 
 // allowedKeys lists the properties the meta-schema allows at schemaURL (the
