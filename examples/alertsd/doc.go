@@ -1,23 +1,27 @@
 // Command alertsd is an example CETP v2 Provider: the price-alert Provider
-// of specs/alerts, built from the generated package out/go/alerts, with its
-// alerts kept in SQLite and served over the Unix-socket binding.
+// of specs/alerts, built from the generated package out/go/alerts and
+// served with runtime/serve. It holds only its business logic (the alerts
+// table and the four handlers); serving, flags, scopes, confirmations and
+// logs come from the runtime's building blocks.
 //
 // Usage:
 //
-//	alertsd --socket /tmp/alerts.sock --db /tmp/alerts.db [--auto-deny] [--work-delay 2s]
+//	alertsd [--socket /tmp/alerts.sock] [--db alerts.db | --db postgres://…] [--socket-mode 0600]
+//	        [--log-format text|json] [--grants FILE] [--auto-deny] [--work-delay 2s] [--poll-after 250ms]
 //
-// The alerts table lives in the same SQLite file as the runtime store, so
-// every write a tool makes (through call.Tx) commits in one transaction
-// with its deduplication record: a retried request never creates a second
-// alert. The socket is created with mode 0600 and only the UID that runs
-// alertsd holds the alerts scopes; every other caller is PERMISSION_DENIED.
+// The alerts table lives in the same database as the runtime store (the
+// SQLite file, or the PostgreSQL database of the shared store), so every
+// write a tool makes (through call.Tx) commits in one transaction with its
+// deduplication record: a retried request never creates a second alert.
+// The socket is created with mode 0600 and only the UID that runs alertsd
+// holds the alerts scopes (runtime/authz.Owner); a --grants file adds
+// other UIDs.
 //
-// Confirmations are asked on this process's own terminal (stdin/stdout):
-// the prompt names the tool, the caller and the exact arguments, and only
-// "y" or "yes" approves. With --auto-deny, or when stdin is not a
+// Confirmations are asked on this process's own terminal
+// (runtime/confirm.Prompt). With --auto-deny, or when stdin is not a
 // terminal, every confirmation is denied, the safe default. delete_alert
 // (confirmation: always) always asks; the tools whose confirmation is
-// provider_policy run without asking in this example.
+// provider_policy run without asking in this example (confirm.OnlyAlways).
 //
 // create_alert is sync_or_async: a Consumer that negotiated
 // async_operations gets an operation at once and can follow its progress;

@@ -25,9 +25,10 @@ const maxSymbol = 32
 // call.Tx, so they commit together with the deduplication record; reads
 // use the database directly.
 type handler struct {
-	db    *sql.DB
-	delay time.Duration // how long create_alert works before it saves
-	now   func() time.Time
+	db      *sql.DB
+	dialect dialect
+	delay   time.Duration // how long create_alert works before it saves
+	now     func() time.Time
 }
 
 var _ alerts.Handler = (*handler)(nil)
@@ -47,8 +48,8 @@ func (h *handler) CreateAlert(ctx context.Context, call *provider.Call, in alert
 		return alerts.CreateAlertOutput{}, err
 	}
 	ms := h.now().UnixMilli()
-	_, err = call.Tx.ExecContext(ctx, `INSERT INTO alerts
-(alert_id, owner, symbol, price, direction, status, created_ms, updated_ms) VALUES (?, ?, ?, ?, 'above', 'active', ?, ?)`,
+	_, err = call.Tx.ExecContext(ctx, h.dialect.bind(`INSERT INTO alerts
+(alert_id, owner, symbol, price, direction, status, created_ms, updated_ms) VALUES (?, ?, ?, ?, 'above', 'active', ?, ?)`),
 		id, call.Caller.Key(), symbol, in.Price, ms, ms)
 	if err != nil {
 		return alerts.CreateAlertOutput{}, fmt.Errorf("insert alert %s: %w", id, err)
@@ -85,7 +86,7 @@ func newAlertID() (string, error) {
 // or that does not exist is CONFLICT: the current state does not allow
 // the deletion.
 func (h *handler) DeleteAlert(ctx context.Context, call *provider.Call, in alerts.DeleteAlertInput) (alerts.DeleteAlertOutput, error) {
-	res, err := call.Tx.ExecContext(ctx, `DELETE FROM alerts WHERE alert_id = ? AND owner = ?`, in.AlertID, call.Caller.Key())
+	res, err := call.Tx.ExecContext(ctx, h.dialect.bind(`DELETE FROM alerts WHERE alert_id = ? AND owner = ?`), in.AlertID, call.Caller.Key())
 	if err != nil {
 		return alerts.DeleteAlertOutput{}, fmt.Errorf("delete alert: %w", err)
 	}

@@ -31,7 +31,7 @@ func (h *handler) ListAlerts(ctx context.Context, call *provider.Call, in alerts
 		size = *in.PageSize
 	}
 	q, args := listQuery(call.Caller.Key(), in)
-	rows, err := h.db.QueryContext(ctx, q, append(args, size+1, offset)...)
+	rows, err := h.db.QueryContext(ctx, h.dialect.bind(q), append(args, size+1, offset)...)
 	if err != nil {
 		return alerts.ListAlertsOutput{}, fmt.Errorf("list alerts: %w", err)
 	}

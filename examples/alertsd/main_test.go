@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cetpgen/cetpgen/runtime/serve"
 )
 
 func TestUsage(t *testing.T) {
@@ -19,7 +21,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"--work-delay", "soon"}, 2},
 	} {
 		var errb bytes.Buffer
-		if got := run(context.Background(), c.args, env{stderr: &errb}); got != c.code {
+		if got := serve.Run(context.Background(), server(), c.args, serve.Stdio{Err: &errb}); got != c.code {
 			t.Errorf("%v: exit %d, want %d\n%s", c.args, got, c.code, errb.String())
 		}
 	}
@@ -29,7 +31,7 @@ func TestServeFailsOnABadSocketPath(t *testing.T) {
 	dir := t.TempDir()
 	var errb bytes.Buffer
 	args := []string{"--socket", filepath.Join(dir, "missing", "a.sock"), "--db", filepath.Join(dir, "a.db")}
-	if got := run(context.Background(), args, env{stderr: &errb}); got != 1 || !strings.Contains(errb.String(), "listen on") {
+	if got := serve.Run(context.Background(), server(), args, serve.Stdio{Err: &errb}); got != 1 || !strings.Contains(errb.String(), "listen on") {
 		t.Fatalf("exit %d\n%s", got, errb.String())
 	}
 }

@@ -9,9 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/store/pgstore/pgtest"
 )
 
 // TestTwoProcessSession builds alertsd and cetp, starts alertsd on a
@@ -32,6 +35,26 @@ func TestTwoProcessSession(t *testing.T) {
 	t.Run("cancel", func(t *testing.T) { checkCancel(t, d) })
 	t.Run("usage", func(t *testing.T) { checkUsage(t, d) })
 	t.Run("restart", func(t *testing.T) { checkRestart(t, d, bin, dir) })
+}
+
+// TestTwoProcessSessionOnPostgres runs the session on the shared
+// PostgreSQL store (--db postgres://…), alerts table included, when the
+// test server of scripts/postgres.sh is running.
+func TestTwoProcessSessionOnPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two binaries")
+	}
+	dsn := pgtest.Schema(t)
+	bin, dir := buildBinaries(t), t.TempDir()
+	d := startDaemonOn(t, bin, dir, dsn)
+	t.Run("follow", func(t *testing.T) { checkFollow(t, d) })
+	t.Run("error", func(t *testing.T) { checkError(t, d) })
+	t.Run("denied", func(t *testing.T) { checkDenied(t, d) })
+	t.Run("cancel", func(t *testing.T) { checkCancel(t, d) })
+	d.stop(t)
+	if strings.Contains(d.stderr.String(), "password") {
+		t.Errorf("the DSN's password reached the log:\n%s", d.stderr)
+	}
 }
 
 // daemon is a running alertsd and the cetp binary that talks to it.
@@ -60,9 +83,15 @@ func buildBinaries(t *testing.T) string {
 // waits until it serves.
 func startDaemon(t *testing.T, bin, dir string) *daemon {
 	t.Helper()
+	return startDaemonOn(t, bin, dir, filepath.Join(dir, "alerts.db"))
+}
+
+// startDaemonOn is startDaemon on the store db names.
+func startDaemonOn(t *testing.T, bin, dir, db string) *daemon {
+	t.Helper()
 	d := &daemon{cetp: filepath.Join(bin, "cetp"), socket: filepath.Join(dir, "alerts.sock"),
 		stderr: &syncBuffer{}, done: make(chan error, 1)}
-	d.cmd = exec.Command(filepath.Join(bin, "alertsd"), "--socket", d.socket, "--db", filepath.Join(dir, "alerts.db"),
+	d.cmd = exec.Command(filepath.Join(bin, "alertsd"), "--socket", d.socket, "--db", db,
 		"--work-delay", "1200ms", "--poll-after", "50ms")
 	d.cmd.Stderr = d.stderr
 	if err := d.cmd.Start(); err != nil {
@@ -91,7 +120,7 @@ func (d *daemon) stop(t *testing.T) {
 	d.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-d.done:
-		if err != nil || !strings.Contains(d.stderr.String(), "alertsd: stopped") {
+		if err != nil || !strings.Contains(d.stderr.String(), "msg=stopped") {
 			t.Fatalf("alertsd after SIGTERM: %v\n%s", err, d.stderr)
 		}
 	case <-time.After(10 * time.Second):
@@ -170,6 +199,9 @@ func checkFollow(t *testing.T, d *daemon) {
 	if r.code != 0 || !strings.Contains(r.stdout, out.AlertID) {
 		t.Fatalf("the created alert is not listed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	if log := d.stderr.String(); strings.Contains(log, "600519") || !strings.Contains(log, "tool=create_alert") {
+		t.Fatalf("the log shows an argument value, or not the call:\n%s", log)
+	}
 }
 
 func checkError(t *testing.T, d *daemon) {
@@ -190,7 +222,7 @@ func checkDenied(t *testing.T, d *daemon) {
 	if r.code != 1 || e["code"] != "USER_CANCELLED" || !strings.Contains(r.stderr, "asks its user for a decision") {
 		t.Fatalf("auto-denied delete: exit %d, error %v\n%s", r.code, e, r.stderr)
 	}
-	if !strings.Contains(d.stderr.String(), "USER_CANCELLED, confirmation denied") {
+	if !strings.Contains(d.stderr.String(), "code=USER_CANCELLED confirmation=denied") {
 		t.Fatalf("alertsd did not log the denial:\n%s", d.stderr)
 	}
 }
@@ -253,4 +285,23 @@ func checkRestart(t *testing.T, d *daemon, bin, dir string) {
 	if strings.Count(r.stdout, `"alert_id"`) != 1 {
 		t.Fatalf("want one alert after the restart:\n%s%s", r.stdout, r.stderr)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the daemon's writes and the
+// test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

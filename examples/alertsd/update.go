@@ -19,7 +19,7 @@ func (h *handler) UpdateAlert(ctx context.Context, call *provider.Call, in alert
 	set = append(set, "updated_ms = ?")
 	args = append(args, now.UnixMilli(), in.AlertID, call.Caller.Key())
 	q := "UPDATE alerts SET " + strings.Join(set, ", ") + " WHERE alert_id = ? AND owner = ? RETURNING status"
-	status, err := queryStatus(ctx, call.Tx, q, args)
+	status, err := queryStatus(ctx, call.Tx, h.dialect.bind(q), args)
 	if err != nil {
 		return alerts.UpdateAlertOutput{}, err
 	}
