@@ -12,9 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
 	"github.com/cetpgen/cetpgen/gen/emit"
 )
 
@@ -41,21 +39,16 @@ func Apply(p Plan) ([]string, error) {
 	return changedPaths(changes), nil
 }
 
-// Check compares the plan with the disk and returns a unified diff of every
-// difference (empty when the output is fresh).
+// Check compares the plan with the disk and returns a report of every
+// difference (empty when the output is fresh): one summary line per file,
+// then a unified diff bounded so that a person can read it (long lines
+// cut around the change, a bounded number of lines per file and in all).
 func Check(p Plan) (string, error) {
 	changes, err := diff(p)
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	for _, c := range changes {
-		if c.userOwned {
-			continue
-		}
-		b.WriteString(udiff.Unified("a/"+c.path, "b/"+c.path, string(c.old), string(c.new)))
-	}
-	return b.String(), nil
+	return report(changes), nil
 }
 
 // change is one file that differs from the plan.
