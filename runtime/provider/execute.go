@@ -199,6 +199,8 @@ func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
 		return p.replay(x, rec)
 	case err == nil:
 		return p.serve(x.req.echo, x.req.session, rec.Outcome)
+	case isStoreFault(err): // before the handler's failure, which the fault caused
+		return protocol.ErrorBundle(x.req.echo, storeUnavailable(err))
 	case failure != nil && failure.storable:
 		return p.storeFailure(ctx, x, use, failure.err)
 	case failure != nil:
@@ -297,6 +299,8 @@ func (p *Provider) attemptError(x *execution, err error) protocol.Bundle {
 		return protocol.ErrorBundle(x.req.echo, bindingMismatch())
 	case errors.Is(err, store.ErrTokenUnusable):
 		return protocol.ErrorBundle(x.req.echo, tokenError(err))
+	case isStoreFault(err):
+		return protocol.ErrorBundle(x.req.echo, storeUnavailable(err))
 	}
 	return protocol.ErrorBundle(x.req.echo, storeFailure())
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -63,7 +64,9 @@ type liveOp struct {
 	mu      sync.Mutex
 	stopped bool // the user asked to cancel
 	prog    *Progress
-	stored  time.Time // when the progress was last written to the store
+	stored  time.Time    // when the progress was last written to the store
+	lease   *store.Lease // this process's lease on a shared store
+	lost    bool         // another process took the operation over
 }
 
 func (o *liveOp) requestCancel() {
@@ -114,12 +117,14 @@ type operations struct {
 	base   context.Context
 	stop   context.CancelFunc
 	closed bool
+	owner  string // this Provider in the leases it holds
 }
 
 func (t *operations) init(max int) {
 	t.live = map[store.Key]*liveOp{}
 	t.sem = make(chan struct{}, max)
 	t.base, t.stop = context.WithCancel(context.Background())
+	t.owner = newOwner()
 }
 
 // add registers a live operation; it returns nil once the Provider is
@@ -195,10 +200,38 @@ func (p *Provider) startOperation(rec store.Record, req opRequest) *liveOp {
 	return op
 }
 
-// runOperation waits for a slot of the pool, then runs the operation in
-// the store's transaction and stores its terminal state.
+// runOperation runs an operation until it ends, another process takes
+// it over, or the Provider closes. A run that a store fault rolled back
+// put the operation back to queued; it runs again here after the delay
+// the fault suggests (unless another process of a shared store took it
+// first), and since the rolled-back run committed nothing, its effect
+// still commits once.
 func (p *Provider) runOperation(op *liveOp) {
 	defer p.ops.remove(op)
+	var delay time.Duration
+	for {
+		again, wait := p.runAttempt(op)
+		if !again {
+			return
+		}
+		delay = backoff(delay, wait)
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-op.ctx.Done():
+			t.Stop()
+			if op.cancelRequested() {
+				p.finishOperation(op, cancelledOutcome())
+			}
+			return
+		}
+	}
+}
+
+// runAttempt is one run of an operation: a slot of the pool, the
+// operation's start (its lease, on a shared store), the run in the
+// store. It reports whether to run again and after how long.
+func (p *Provider) runAttempt(op *liveOp) (bool, time.Duration) {
 	select {
 	case p.ops.sem <- struct{}{}:
 		defer func() { <-p.ops.sem }()
@@ -206,29 +239,32 @@ func (p *Provider) runOperation(op *liveOp) {
 		if op.cancelRequested() {
 			p.finishOperation(op, cancelledOutcome())
 		}
-		return
+		return false, 0
 	}
-	if err := p.opt.Store.MarkRunning(p.ops.base, op.key); err != nil {
-		return // the store is failing; the operation stays for recovery
+	started, err := p.startRun(op)
+	if !started {
+		return isStoreFault(err) && p.ops.base.Err() == nil, faultDelay(err)
 	}
+	stopLease := p.keepLease(op)
+	defer stopLease()
 	stopWatch := p.watchCancel(op)
 	defer stopWatch()
-	p.runInStore(op)
+	return p.runInStore(op)
 }
 
 // runInStore is the operation's transaction: the handler's business
 // change and the terminal state commit together. A handler failure rolls
 // the change back and is then stored on its own; a cancellation that
-// stopped the handler is stored as cancelled; a Provider shutting down
-// stores nothing.
-func (p *Provider) runInStore(op *liveOp) {
+// stopped the handler is stored as cancelled. A store fault, or a
+// Provider shutting down, stores nothing and puts the operation back to
+// queued; a lost lease leaves it to the process that took it over.
+func (p *Provider) runInStore(op *liveOp) (bool, time.Duration) {
 	t := p.tools[op.req.Tool]
 	if p.cancelAsked(op) {
-		p.finishOperation(op, cancelledOutcome())
-		return
+		return p.finishAfterRun(op, cancelledOutcome())
 	}
 	var failure *handlerFailure
-	rec, ran, err := p.opt.Store.RunOperation(p.ops.base, op.key, p.expiry(), func(ctx context.Context, tx store.Tx) (store.Outcome, error) {
+	rec, ran, err := p.runStored(op, func(ctx context.Context, tx store.Tx) (store.Outcome, error) {
 		// Only the local flag here: asking the store would take a second
 		// connection while this transaction holds one. A request made
 		// through another process reaches the handler through watchCancel.
@@ -246,17 +282,33 @@ func (p *Provider) runInStore(op *liveOp) {
 		return out, nil
 	})
 	switch {
-	case failure != nil && p.ops.base.Err() != nil:
-		// Shutting down: leave the operation for the next process.
+	case op.leaseLost() || errors.Is(err, store.ErrLeaseLost):
+		// Taken over: the process that holds the lease runs it.
+	case p.ops.base.Err() != nil && (failure != nil || err != nil):
+		p.release(op) // shutting down: another process (or the next) runs it
+	case isStoreFault(err):
+		p.release(op)
+		return true, faultDelay(err)
 	case failure != nil && op.cancelRequested():
-		p.finishOperation(op, cancelledOutcome())
+		return p.finishAfterRun(op, cancelledOutcome())
 	case failure != nil:
-		p.finishOperation(op, failedOutcome(failure.err))
+		return p.finishAfterRun(op, failedOutcome(failure.err))
 	case err != nil:
-		return // the store failed; the operation stays for recovery
+		p.release(op) // an unexpected store error: the operation stays queued
 	case ran:
 		p.auditEnd(op, rec)
 	}
+	return false, 0
+}
+
+// finishAfterRun stores the outcome of a run that stored nothing itself;
+// on a store fault the operation goes back to queued and runs again.
+func (p *Provider) finishAfterRun(op *liveOp, out store.Outcome) (bool, time.Duration) {
+	if err := p.finishOperation(op, out); isStoreFault(err) && p.ops.base.Err() == nil {
+		p.release(op)
+		return true, faultDelay(err)
+	}
+	return false, 0
 }
 
 // auditEnd records the terminal state of an operation (§7.2), without its
@@ -314,22 +366,28 @@ func (p *Provider) watchCancel(op *liveOp) func() {
 	return func() { close(stop) }
 }
 
-// finishOperation stores a terminal outcome without running anything.
-func (p *Provider) finishOperation(op *liveOp, out store.Outcome) {
-	if rec, done, err := p.opt.Store.FinishOperation(p.ops.base, op.key, p.expiry(), out); err == nil && done {
+// finishOperation stores a terminal outcome without running anything,
+// under the operation's lease on a shared store (taken for it when the
+// operation has none yet).
+func (p *Provider) finishOperation(op *liveOp, out store.Outcome) error {
+	rec, done, err := p.finishStored(op, out)
+	if err == nil && done {
 		p.auditEnd(op, rec)
 	}
+	return err
 }
 
 func cancelledOutcome() store.Outcome {
 	return store.Outcome{ErrorCode: store.CodeCancelled, ErrorMessage: "the operation was cancelled before it took effect"}
 }
 
-// failedOutcome is the stored failure of an operation. It is never
-// retryable: a retry under the same request ID gets this same record.
+// failedOutcome is the stored failure of an operation, with the
+// retryable flag and retry_after_ms of its error (§5). A retry under the
+// same request ID gets this same record; the flag tells the Consumer
+// whether a new request may succeed.
 func failedOutcome(e *protocol.Error) store.Outcome {
 	return store.Outcome{ErrorCode: string(e.Code), ErrorMessage: protocol.Truncate(e.Message, protocol.MaxErrorMessageBytes),
-		ErrorDetails: e.Details}
+		Retryable: e.Retryable, RetryAfterMs: e.RetryAfter.Milliseconds(), ErrorDetails: e.Details}
 }
 
 // has reports whether the runtime and the Descriptor offer capability.
@@ -343,9 +401,16 @@ func (p *Provider) has(capability string) bool {
 }
 
 // recoverOperations resumes or fails the operations an earlier process
-// left unfinished, as Options.Recovery says.
+// left unfinished, as Options.Recovery says. On a store with leases it
+// starts the sweep instead, which does that for every operation whose
+// lease lapses, for as long as the Provider runs.
 func (p *Provider) recoverOperations(ctx context.Context) error {
 	if p.opt.Store == nil || !p.has(protocol.CapAsyncOperations) {
+		return nil
+	}
+	if l, ok := p.opt.Store.(store.Leases); ok {
+		p.ops.wg.Add(1)
+		go p.sweepLeases(l)
 		return nil
 	}
 	recs, err := p.opt.Store.PendingOperations(ctx, p.desc.ID)
@@ -366,7 +431,8 @@ func (p *Provider) recoverOne(ctx context.Context, rec store.Record) {
 		return
 	}
 	e := protocol.NewError(protocol.CodeInternalError, "the Provider restarted and could not resume the operation")
-	p.opt.Store.FinishOperation(ctx, rec.Key, p.expiry(), failedOutcome(e))
+	op := &liveOp{key: rec.Key, id: rec.OperationID, req: req, ctx: ctx}
+	p.finishOperation(op, failedOutcome(e))
 }
 
 // reportProgress keeps a handler's progress and, from time to time,

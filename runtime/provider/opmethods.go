@@ -21,6 +21,8 @@ type operationError struct {
 	Message   string          `json:"error_message"`
 	Retryable bool            `json:"retryable"`
 	Details   json.RawMessage `json:"error_details,omitempty"`
+	// RetryAfterMs is the stored failure's retry_after_ms.
+	RetryAfterMs int64 `json:"retry_after_ms,omitempty"`
 }
 
 // operationState is the data of a get_operation answer (§4.4).
@@ -87,7 +89,8 @@ func (p *Provider) getOperation(ctx context.Context, req *request) protocol.Bund
 			return p.operationBundle(req, st, f)
 		}
 	case store.StateFailed:
-		st.Error = &operationError{Code: o.ErrorCode, Message: o.ErrorMessage, Retryable: o.Retryable, Details: o.ErrorDetails}
+		st.Error = &operationError{Code: o.ErrorCode, Message: o.ErrorMessage, Retryable: o.Retryable, Details: o.ErrorDetails,
+			RetryAfterMs: o.RetryAfterMs}
 	}
 	return p.operationBundle(req, st, nil)
 }

@@ -77,6 +77,8 @@ type Outcome struct {
 	ErrorMessage string          `json:"error_message,omitempty"`
 	Retryable    bool            `json:"retryable,omitempty"`
 	ErrorDetails json.RawMessage `json:"error_details,omitempty"`
+	// RetryAfterMs is the failure's retry_after_ms, zero for none.
+	RetryAfterMs int64 `json:"retry_after_ms,omitempty"`
 	// File is the result value of a large result (§4.5), kept so that a
 	// retry or a later get_operation can be served with a fresh file; Data
 	// then holds the {"kind":"file",...} object.

@@ -69,7 +69,8 @@ func scanRecord(row rowScanner, key store.Key) (store.Record, error) {
 
 // Lookup implements store.Store. It sees committed records only, never
 // the placeholder of an attempt in flight.
-func (s *Store) Lookup(ctx context.Context, key store.Key, now time.Time) (store.Record, error) {
+func (s *Store) Lookup(ctx context.Context, key store.Key, now time.Time) (_ store.Record, err error) {
+	defer func() { err = fault(ctx, err) }()
 	rec, err := scanRecord(s.db.QueryRowContext(ctx, selectSQL, key.Caller, key.Provider, key.RequestID), key)
 	if err == nil && !now.Before(rec.ExpiresAt) {
 		err = store.ErrNotFound
@@ -82,7 +83,8 @@ func (s *Store) Lookup(ctx context.Context, key store.Key, now time.Time) (store
 
 // Execute implements store.Store in one READ COMMITTED transaction: claim
 // the key's row, use the token, run fn, write the terminal record, commit.
-func (s *Store) Execute(ctx context.Context, a store.Attempt, fn store.TxFunc) (store.Record, bool, error) {
+func (s *Store) Execute(ctx context.Context, a store.Attempt, fn store.TxFunc) (_ store.Record, _ bool, err error) {
+	defer func() { err = fault(ctx, err) }()
 	tx, err := s.begin(ctx)
 	if err != nil {
 		return store.Record{}, false, err
@@ -205,7 +207,7 @@ func run(ctx context.Context, tx *sql.Tx, a store.Attempt, fn store.TxFunc) (sto
 	}
 	out, err := fn(ctx, tx)
 	if err != nil {
-		return store.Record{}, err
+		return store.Record{}, brokenTx(ctx, tx, err)
 	}
 	rec := store.Record{Key: a.Key, Binding: a.Binding, State: out.State(), Outcome: out, CreatedAt: a.Now, ExpiresAt: a.ExpiresAt}
 	outcome, err := json.Marshal(out)

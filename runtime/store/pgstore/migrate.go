@@ -74,6 +74,30 @@ CREATE TABLE cetp_cancels (
 	updated_ms bigint NOT NULL,
 	PRIMARY KEY (caller, provider, request_id)
 );`,
+	// 4: operation leases, in place of recovery at start-up. A row per
+	// operation that is not terminal: epoch is the fencing token, owner
+	// the holding process (NULL while queued), until_ms the lapse by the
+	// server's clock, pid and backend_start_us the server process of the
+	// holder's transaction, which a takeover terminates. Like cetp_cancels
+	// it has no foreign key and is its own table, so renewing a lease
+	// never waits for the operation's row, which the run holds locked.
+	// The operations left queued or running by an older runtime get an
+	// unheld, lapsed lease: the first live process runs them.
+	`CREATE TABLE cetp_leases (
+	caller           text    NOT NULL,
+	provider         text    NOT NULL,
+	request_id       text    NOT NULL,
+	epoch            bigint  NOT NULL DEFAULT 0,
+	owner            text,
+	until_ms         bigint  NOT NULL,
+	pid              integer,
+	backend_start_us bigint,
+	PRIMARY KEY (caller, provider, request_id)
+);
+CREATE INDEX cetp_leases_until ON cetp_leases (provider, until_ms);
+INSERT INTO cetp_leases (caller, provider, request_id, until_ms)
+SELECT caller, provider, request_id, 0 FROM cetp_dedup
+WHERE operation_id IS NOT NULL AND state IN ('queued', 'running');`,
 }
 
 // schemaVersion is the schema version this runtime writes.

@@ -33,7 +33,12 @@ VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`
 	setProgressSQL = `INSERT INTO cetp_progress (caller, provider, request_id, progress, updated_ms)
 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (caller, provider, request_id)
 DO UPDATE SET progress = EXCLUDED.progress, updated_ms = EXCLUDED.updated_ms`
-	progressSQL      = `SELECT progress FROM cetp_progress` + keyWhere
+	progressSQL = `SELECT progress FROM cetp_progress` + keyWhere
+	// getSQL is selectSQL with the state of a running operation whose
+	// lease lapsed reported as queued.
+	getSQL = `SELECT tool, args_digest, CASE WHEN state = 'running' AND EXISTS (SELECT 1 FROM cetp_leases l
+	WHERE l.caller = d.caller AND l.provider = d.provider AND l.request_id = d.request_id AND l.until_ms < ` + nowMS + `)
+THEN 'queued' ELSE state END, outcome, COALESCE(operation_id, ''), request, created_ms, expires_ms FROM cetp_dedup d` + keyWhere
 	clearProgressSQL = `DELETE FROM cetp_progress` + keyWhere
 )
 
@@ -43,9 +48,11 @@ func keyArgs(k store.Key, more ...any) []any {
 }
 
 // Get implements store.Store. It reads the committed record whether or
-// not it has expired.
-func (s *Store) Get(ctx context.Context, key store.Key) (store.Record, error) {
-	rec, err := scanRecord(s.db.QueryRowContext(ctx, selectSQL, keyArgs(key)...), key)
+// not it has expired. A running operation whose lease lapsed is reported
+// queued: nobody runs it, and the next live process of the Provider will.
+func (s *Store) Get(ctx context.Context, key store.Key) (_ store.Record, err error) {
+	defer func() { err = fault(ctx, err) }()
+	rec, err := scanRecord(s.db.QueryRowContext(ctx, getSQL, keyArgs(key)...), key)
 	if err != nil {
 		return store.Record{}, fmt.Errorf("pgstore: get %s: %w", key.RequestID, err)
 	}
@@ -57,7 +64,8 @@ func (s *Store) Get(ctx context.Context, key store.Key) (store.Record, error) {
 // operation ID and request, uses the token, drops any cancellation request left from
 // an earlier record of the key, and commits. A live record of the key is
 // returned instead, as Execute serves it.
-func (s *Store) Accept(ctx context.Context, a store.Attempt, id string) (store.Record, bool, error) {
+func (s *Store) Accept(ctx context.Context, a store.Attempt, id string) (_ store.Record, _ bool, err error) {
+	defer func() { err = fault(ctx, err) }()
 	tx, err := s.begin(ctx)
 	if err != nil {
 		return store.Record{}, false, err
@@ -67,7 +75,7 @@ func (s *Store) Accept(ctx context.Context, a store.Attempt, id string) (store.R
 	if err != nil || !claimed {
 		return rec, false, err
 	}
-	if err := queue(ctx, tx, a); err != nil {
+	if err := queue(ctx, tx, a, s.lease); err != nil {
 		return store.Record{}, false, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -78,10 +86,11 @@ func (s *Store) Accept(ctx context.Context, a store.Attempt, id string) (store.R
 	return rec, true, nil
 }
 
-// queue does the rest of an Accept whose row is claimed: the token use and
+// queue does the rest of an Accept whose row is claimed: the token use,
 // the removal of a stale cancellation request, which belonged to an
-// operation that this one replaces.
-func queue(ctx context.Context, tx *sql.Tx, a store.Attempt) error {
+// operation that this one replaces, and the operation's lease, unheld
+// until the accepting process starts it (or, lapsed, another one).
+func queue(ctx context.Context, tx *sql.Tx, a store.Attempt, lease time.Duration) error {
 	if a.Token != nil {
 		if err := useToken(ctx, tx, *a.Token); err != nil {
 			return err
@@ -90,12 +99,16 @@ func queue(ctx context.Context, tx *sql.Tx, a store.Attempt) error {
 	if _, err := tx.ExecContext(ctx, clearCancelSQL, keyArgs(a.Key)...); err != nil {
 		return fmt.Errorf("pgstore: clear cancel request of %s: %w", a.Key.RequestID, err)
 	}
+	if _, err := tx.ExecContext(ctx, newLeaseSQL, keyArgs(a.Key, lease.Milliseconds())...); err != nil {
+		return fmt.Errorf("pgstore: lease of %s: %w", a.Key.RequestID, err)
+	}
 	return nil
 }
 
 // MarkRunning implements store.Store. It waits while a RunOperation holds
 // the row, and then finds the operation terminal and leaves it.
-func (s *Store) MarkRunning(ctx context.Context, key store.Key) error {
+func (s *Store) MarkRunning(ctx context.Context, key store.Key) (err error) {
+	defer func() { err = fault(ctx, err) }()
 	if _, err := s.db.ExecContext(ctx, markRunningSQL, keyArgs(key)...); err != nil {
 		return fmt.Errorf("pgstore: mark %s running: %w", key.RequestID, err)
 	}
@@ -106,13 +119,28 @@ func (s *Store) MarkRunning(ctx context.Context, key store.Key) error {
 // lock the row with SELECT ... FOR UPDATE, run fn unless the record is
 // terminal, store the terminal record, commit. A concurrent run, in this
 // process or another, waits on the row lock and then reads the committed
-// terminal record.
-func (s *Store) RunOperation(ctx context.Context, key store.Key, expiresAt time.Time, fn store.TxFunc) (store.Record, bool, error) {
+// terminal record. It is not fenced: the engine runs operations of this
+// store through RunLeased.
+func (s *Store) RunOperation(ctx context.Context, key store.Key, expiresAt time.Time, fn store.TxFunc) (_ store.Record, _ bool, err error) {
+	defer func() { err = fault(ctx, err) }()
 	tx, err := s.begin(ctx)
 	if err != nil {
 		return store.Record{}, false, err
 	}
 	defer tx.Rollback()
+	return s.runLocked(ctx, tx, key, expiresAt, fn, func() error {
+		if _, err := tx.ExecContext(ctx, dropLeaseSQL, keyArgs(key)...); err != nil {
+			return fmt.Errorf("pgstore: end lease of %s: %w", key.RequestID, err)
+		}
+		return nil
+	})
+}
+
+// runLocked is the body of a run in tx: lock the row, run fn unless the
+// record is terminal, end the lease (endLease, which may refuse), store
+// the terminal record, drop the progress, commit.
+func (s *Store) runLocked(ctx context.Context, tx *sql.Tx, key store.Key, expiresAt time.Time, fn store.TxFunc,
+	endLease func() error) (store.Record, bool, error) {
 	rec, err := scanRecord(tx.QueryRowContext(ctx, lockRecordSQL, keyArgs(key)...), key)
 	if err != nil {
 		return store.Record{}, false, fmt.Errorf("pgstore: lock operation %s: %w", key.RequestID, err)
@@ -122,6 +150,9 @@ func (s *Store) RunOperation(ctx context.Context, key store.Key, expiresAt time.
 	}
 	out, err := fn(ctx, tx)
 	if err != nil {
+		return store.Record{}, false, brokenTx(ctx, tx, err)
+	}
+	if err := endLease(); err != nil {
 		return store.Record{}, false, err
 	}
 	if rec, err = end(ctx, tx, rec, expiresAt, out); err != nil {
@@ -159,7 +190,8 @@ func (s *Store) FinishOperation(ctx context.Context, key store.Key, expiresAt ti
 // RequestCancel implements store.Store. The request is a row of
 // cetp_cancels, committed at once; it does not wait for the operation's
 // row, which a running operation holds locked.
-func (s *Store) RequestCancel(ctx context.Context, key store.Key) error {
+func (s *Store) RequestCancel(ctx context.Context, key store.Key) (err error) {
+	defer func() { err = fault(ctx, err) }()
 	if _, err := s.db.ExecContext(ctx, requestCancelSQL, keyArgs(key, time.Now().UnixMilli())...); err != nil {
 		return fmt.Errorf("pgstore: request cancel of %s: %w", key.RequestID, err)
 	}
@@ -167,7 +199,8 @@ func (s *Store) RequestCancel(ctx context.Context, key store.Key) error {
 }
 
 // CancelRequested implements store.Store.
-func (s *Store) CancelRequested(ctx context.Context, key store.Key) (bool, error) {
+func (s *Store) CancelRequested(ctx context.Context, key store.Key) (_ bool, err error) {
+	defer func() { err = fault(ctx, err) }()
 	var ok bool
 	if err := s.db.QueryRowContext(ctx, cancelRequestedSQL, keyArgs(key)...).Scan(&ok); err != nil {
 		return false, fmt.Errorf("pgstore: cancel requested for %s: %w", key.RequestID, err)
@@ -176,22 +209,29 @@ func (s *Store) CancelRequested(ctx context.Context, key store.Key) (bool, error
 }
 
 // PendingOperations implements store.Store.
-func (s *Store) PendingOperations(ctx context.Context, provider string) ([]store.Record, error) {
-	rows, err := s.db.QueryContext(ctx, pendingSQL, provider)
+func (s *Store) PendingOperations(ctx context.Context, provider string) (_ []store.Record, err error) {
+	defer func() { err = fault(ctx, err) }()
+	return s.listOperations(ctx, pendingSQL, provider)
+}
+
+// listOperations runs a query of operations of provider (pendingSQL,
+// unleasedSQL) with the parameters $1 = provider and more.
+func (s *Store) listOperations(ctx context.Context, q, provider string, more ...any) ([]store.Record, error) {
+	rows, err := s.db.QueryContext(ctx, q, append([]any{provider}, more...)...)
 	if err != nil {
-		return nil, fmt.Errorf("pgstore: pending operations: %w", err)
+		return nil, fmt.Errorf("pgstore: operations: %w", err)
 	}
 	defer rows.Close()
 	var recs []store.Record
 	for rows.Next() {
 		rec, err := scanPending(rows, provider)
 		if err != nil {
-			return nil, fmt.Errorf("pgstore: pending operations: %w", err)
+			return nil, fmt.Errorf("pgstore: operations: %w", err)
 		}
 		recs = append(recs, rec)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("pgstore: pending operations: %w", err)
+		return nil, fmt.Errorf("pgstore: operations: %w", err)
 	}
 	return recs, nil
 }
@@ -219,7 +259,8 @@ func (r keyedRow) Scan(dest ...any) error {
 
 // SetProgress implements store.Store: a row of cetp_progress, committed at
 // once, without waiting for the operation's row.
-func (s *Store) SetProgress(ctx context.Context, key store.Key, progress []byte) error {
+func (s *Store) SetProgress(ctx context.Context, key store.Key, progress []byte) (err error) {
+	defer func() { err = fault(ctx, err) }()
 	if _, err := s.db.ExecContext(ctx, setProgressSQL, keyArgs(key, progress, time.Now().UnixMilli())...); err != nil {
 		return fmt.Errorf("pgstore: progress of %s: %w", key.RequestID, err)
 	}
@@ -227,9 +268,10 @@ func (s *Store) SetProgress(ctx context.Context, key store.Key, progress []byte)
 }
 
 // Progress implements store.Store.
-func (s *Store) Progress(ctx context.Context, key store.Key) ([]byte, error) {
+func (s *Store) Progress(ctx context.Context, key store.Key) (_ []byte, err error) {
+	defer func() { err = fault(ctx, err) }()
 	var p []byte
-	err := s.db.QueryRowContext(ctx, progressSQL, keyArgs(key)...).Scan(&p)
+	err = s.db.QueryRowContext(ctx, progressSQL, keyArgs(key)...).Scan(&p)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

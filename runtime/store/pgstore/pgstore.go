@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/cetpgen/cetpgen/runtime/store"
 
@@ -19,6 +20,12 @@ type Options struct {
 	// PurgeBatch is how many rows one statement of Purge deletes; it
 	// defaults to 500.
 	PurgeBatch int
+	// Lease is how long a process holds a running operation without
+	// renewing it (the engine renews every third of it), and how long a
+	// just-accepted operation waits for its process to start it, before
+	// another process of the Provider takes it over. It defaults to 10
+	// seconds. Every process sharing the database should use one value.
+	Lease time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -27,6 +34,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PurgeBatch <= 0 {
 		o.PurgeBatch = 500
+	}
+	if o.Lease <= 0 {
+		o.Lease = 10 * time.Second
 	}
 	return o
 }
@@ -37,6 +47,7 @@ type Store struct {
 	db    *sql.DB
 	batch int
 	conns int
+	lease time.Duration
 }
 
 var _ store.Store = (*Store)(nil)
@@ -60,7 +71,7 @@ func Open(ctx context.Context, dsn string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("pgstore: %w", err)
 	}
-	return &Store{db: db, batch: opt.PurgeBatch, conns: opt.MaxConns}, nil
+	return &Store{db: db, batch: opt.PurgeBatch, conns: opt.MaxConns, lease: opt.Lease}, nil
 }
 
 // OperationSlots implements store.OperationSlots: a running operation

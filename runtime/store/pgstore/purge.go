@@ -31,6 +31,13 @@ const (
 		WHERE d.caller = g.caller AND d.provider = g.provider AND d.request_id = g.request_id
 		AND d.state IN ('queued', 'running'))
 	LIMIT $1 FOR UPDATE OF g SKIP LOCKED))`
+	// purgeLeasesSQL deletes the leases whose operation is gone or
+	// terminal.
+	purgeLeasesSQL = `DELETE FROM cetp_leases WHERE ctid = ANY(ARRAY(
+	SELECT l.ctid FROM cetp_leases l WHERE NOT EXISTS (SELECT 1 FROM cetp_dedup d
+		WHERE d.caller = l.caller AND d.provider = l.provider AND d.request_id = l.request_id
+		AND d.state IN ('queued', 'running'))
+	LIMIT $1 FOR UPDATE OF l SKIP LOCKED))`
 )
 
 // Purge implements store.Store. It deletes in batches of
@@ -38,7 +45,8 @@ const (
 // for a row that an attempt or a running operation holds. Records go
 // first, so that the cancellation requests of the records it removed go
 // in the same call.
-func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
+func (s *Store) Purge(ctx context.Context, now time.Time) (_ int64, err error) {
+	defer func() { err = fault(ctx, err) }()
 	steps := []struct {
 		table, query string
 		args         []any
@@ -47,6 +55,7 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
 		{"cetp_tokens", purgeTokensSQL, []any{now.UnixMilli(), s.batch}},
 		{"cetp_cancels", purgeCancelsSQL, []any{s.batch}},
 		{"cetp_progress", purgeProgressSQL, []any{s.batch}},
+		{"cetp_leases", purgeLeasesSQL, []any{s.batch}},
 	}
 	var total int64
 	for _, step := range steps {

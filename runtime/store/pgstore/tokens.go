@@ -29,8 +29,9 @@ WHERE hash = $1 AND NOT used AND decision = $2 AND expires_ms > $3`, use.Hash[:]
 }
 
 // CreateToken implements store.Store.
-func (s *Store) CreateToken(ctx context.Context, t store.Token) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO cetp_tokens
+func (s *Store) CreateToken(ctx context.Context, t store.Token) (err error) {
+	defer func() { err = fault(ctx, err) }()
+	_, err = s.db.ExecContext(ctx, `INSERT INTO cetp_tokens
 (hash, id, kind, caller, provider, request_id, tool, args_digest, args, decision, used, expires_ms)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, false, $11)`,
 		t.Hash[:], t.ID, string(t.Kind), t.Key.Caller, t.Key.Provider, t.Key.RequestID, t.Binding.Tool,
@@ -41,7 +42,8 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, false, $11)`,
 	return nil
 }
 
-func (s *Store) token(ctx context.Context, where string, arg any) (store.Token, error) {
+func (s *Store) token(ctx context.Context, where string, arg any) (_ store.Token, err error) {
+	defer func() { err = fault(ctx, err) }()
 	t, err := store.ScanToken(s.db.QueryRowContext(ctx, store.SelectTokenSQL+where, arg))
 	if err != nil {
 		return t, fmt.Errorf("pgstore: token: %w", err)
@@ -60,7 +62,8 @@ func (s *Store) TokenByID(ctx context.Context, id string) (store.Token, error) {
 }
 
 // Decide implements store.Store.
-func (s *Store) Decide(ctx context.Context, id string, d store.Decision, now time.Time) error {
+func (s *Store) Decide(ctx context.Context, id string, d store.Decision, now time.Time) (err error) {
+	defer func() { err = fault(ctx, err) }()
 	res, err := s.db.ExecContext(ctx, `UPDATE cetp_tokens SET decision = $1
 WHERE id = $2 AND NOT used AND decision = 'pending' AND expires_ms > $3`, string(d), id, now.UnixMilli())
 	if err != nil {
@@ -73,6 +76,7 @@ WHERE id = $2 AND NOT used AND decision = 'pending' AND expires_ms > $3`, string
 }
 
 // ConsumeToken implements store.Store.
-func (s *Store) ConsumeToken(ctx context.Context, use store.TokenUse) error {
+func (s *Store) ConsumeToken(ctx context.Context, use store.TokenUse) (err error) {
+	defer func() { err = fault(ctx, err) }()
 	return useToken(ctx, s.db, use)
 }

@@ -112,11 +112,12 @@ func randomHex() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Reset empties the store's records, tokens and cancellation requests, so that one store can
-// serve a sequence of tests as a fresh one.
+// Reset empties the store's tables of records, tokens, cancellation
+// requests, progress and leases, so that one store can serve a sequence
+// of tests as a fresh one.
 func Reset(t testing.TB, st *pgstore.Store) {
 	t.Helper()
-	if _, err := st.DB().Exec(`DELETE FROM cetp_dedup; DELETE FROM cetp_tokens; DELETE FROM cetp_cancels`); err != nil {
+	if _, err := st.DB().Exec(`DELETE FROM cetp_dedup; DELETE FROM cetp_tokens; DELETE FROM cetp_cancels; DELETE FROM cetp_progress; DELETE FROM cetp_leases`); err != nil {
 		t.Fatalf("reset store: %v", err)
 	}
 }
