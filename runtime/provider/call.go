@@ -154,7 +154,7 @@ func (p *Provider) dispatch(ctx context.Context, req *request) protocol.Bundle {
 	case protocol.MethodGetProviderInfo:
 		return protocol.Success(req.echo, p.info)
 	case protocol.MethodListTools:
-		return protocol.Success(req.echo, p.listTools(ctx, req.caller))
+		return protocol.Success(req.echo, p.listTools(ctx, req.caller, req.session))
 	case protocol.MethodExecuteTool:
 		return p.executeTool(ctx, req)
 	case protocol.MethodGetOperation:

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
@@ -54,16 +55,18 @@ func (p *Provider) visible(ctx context.Context, caller Caller, v1 bool) []*tool 
 	return out
 }
 
-// listTools returns the v2 list_tools data: {"revision":…,"tools":[…]}.
-func (p *Provider) listTools(ctx context.Context, caller Caller) []byte {
+// listTools returns the v2 list_tools data: {"revision":…,"tools":[…]},
+// each tool as session s sees it (see listing.go).
+func (p *Provider) listTools(ctx context.Context, caller Caller, s *session) []byte {
 	tools := p.visible(ctx, caller, false)
-	buf := append([]byte(`{"revision":"`), p.revisionOf(tools)...)
+	sync := listsSync(s)
+	buf := append([]byte(`{"revision":"`), p.revisionOf(tools, sync)...)
 	buf = append(buf, `","tools":[`...)
 	for i, t := range tools {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = append(buf, t.wire...)
+		buf = append(buf, listedWire(t, s)...)
 	}
 	return append(buf, "]}"...)
 }
@@ -83,19 +86,25 @@ func (p *Provider) listToolsV1(ctx context.Context, caller Caller) []byte {
 
 // revisionOf returns the revision of a visible tool list. With
 // Descriptor.Revision (the content hash cetpgen computed for the whole
-// tool set) and every tool visible, it is that revision, so a Consumer
-// can compare it with the one its generated code pins; a caller who sees
-// a subset gets a hash of that revision and the visible names. Without
-// Descriptor.Revision it is the hash of the visible tools' wire forms.
-func (p *Provider) revisionOf(tools []*tool) string {
+// tool set), every tool visible and every tool listed as declared, it is
+// that revision, so a Consumer can compare it with the one its generated
+// code pins; a caller who sees a subset, or a session that sees
+// sync_or_async tools as sync, gets a hash of that revision, the visible
+// names and the listing. Without Descriptor.Revision it is the hash of the
+// listed tools' wire forms.
+func (p *Provider) revisionOf(tools []*tool, sync bool) string {
+	altered := sync && slices.ContainsFunc(tools, func(t *tool) bool { return t.Annotations.Execution == ExecSyncOrAsync })
 	switch {
 	case p.desc.Revision == "":
-		return revision(tools)
-	case len(tools) == len(p.order):
+		return revision(tools, sync)
+	case len(tools) == len(p.order) && !altered:
 		return p.desc.Revision
 	}
 	h := sha256.New()
 	h.Write([]byte(p.desc.Revision))
+	if altered {
+		h.Write([]byte("\x00sync"))
+	}
 	for _, t := range tools {
 		h.Write([]byte{0})
 		h.Write([]byte(t.Name))

@@ -17,10 +17,22 @@ import (
 // PERMISSION_DENIED when caller is not the caller the resolution was made
 // for, and CONFLICT when the confirmation was already decided, used or has
 // expired.
+//
+// One resolution gets one decision: Launches of the same resolution run one
+// at a time, so a second Launch while the first waits for the user waits
+// for it and then answers CONFLICT without asking the user again; the
+// first decision stands, and resuming the call (by either Consumer) gets
+// its outcome. A Launch that loses the race to record a decision against
+// another process sharing the store also answers CONFLICT, never
+// INTERNAL_ERROR, and its decision is not recorded.
 func (p *Provider) Launch(ctx context.Context, caller Caller, r *protocol.Resolution) error {
 	if r == nil {
 		return errors.New("provider: launch: nil resolution")
 	}
+	if err := p.launches.Lock(ctx, r.ID); err != nil {
+		return err
+	}
+	defer p.launches.Unlock(r.ID)
 	if p.opt.Store == nil {
 		return p.opt.Authorizer.Launch(ctx, caller, r)
 	}
@@ -51,7 +63,11 @@ func (p *Provider) Launch(ctx context.Context, caller Caller, r *protocol.Resolu
 	if ok {
 		d = store.DecisionApproved
 	}
-	if err := p.opt.Store.Decide(ctx, r.ID, d, p.opt.Now()); err != nil {
+	err = p.opt.Store.Decide(ctx, r.ID, d, p.opt.Now())
+	switch {
+	case errors.Is(err, store.ErrTokenUnusable):
+		return protocol.NewError(protocol.CodeConflict, "this confirmation was decided elsewhere meanwhile; that decision stands")
+	case err != nil:
 		return fmt.Errorf("provider: record decision: %w", err)
 	}
 	return nil

@@ -99,6 +99,7 @@ type Provider struct {
 	sessions sessions
 	inflight inflight
 	keys     keylock.Set[store.Key]
+	launches keylock.Set[string] // one Launch at a time per resolution ID
 	ops      operations
 	tokens   tokenQuota
 }
@@ -111,6 +112,12 @@ type tool struct {
 	wire   []byte // the list_tools entry
 	wireV1 []byte // the v1 list_tools entry
 	digest [sha256.Size]byte
+	// wireSync and digestSync are the list_tools entry, and its digest,
+	// shown to a session without async_operations: a sync_or_async tool
+	// is listed as sync there, since that is how it runs (see
+	// syncWire). For every other tool they equal wire and digest.
+	wireSync   []byte
+	digestSync [sha256.Size]byte
 }
 
 var (
@@ -351,6 +358,13 @@ func compileTool(t Tool, scopes map[string]bool, caps []string) (*tool, error) {
 		return nil, err
 	}
 	ct.digest = sha256.Sum256(ct.wire)
+	ct.wireSync, ct.digestSync = ct.wire, ct.digest
+	if t.Annotations.Execution == ExecSyncOrAsync {
+		if ct.wireSync, err = syncWire(t); err != nil {
+			return nil, err
+		}
+		ct.digestSync = sha256.Sum256(ct.wireSync)
+	}
 	return ct, nil
 }
 
@@ -424,11 +438,17 @@ func (p *Provider) Descriptor() Descriptor {
 }
 
 // revision returns the revision of a visible tool list: the first 16 hex
-// digits of the SHA-256 over the tools' wire digests in name order.
-func revision(tools []*tool) string {
+// digits of the SHA-256 over the tools' wire digests in name order, the
+// digests of the listed form (sync says whether sync_or_async tools are
+// listed as sync).
+func revision(tools []*tool, sync bool) string {
 	h := sha256.New()
 	for _, t := range tools {
-		h.Write(t.digest[:])
+		if sync {
+			h.Write(t.digestSync[:])
+		} else {
+			h.Write(t.digest[:])
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
