@@ -35,6 +35,7 @@ func Build(v *validate.Spec) (*Provider, error) {
 	}
 	p.Tools = tools
 	sort.Slice(p.Tools, func(i, j int) bool { return p.Tools[i].Name < p.Tools[j].Name })
+	nameProvider(p)
 	if p.Revision, err = revision(p.Tools); err != nil {
 		return nil, fmt.Errorf("ir %s: revision: %w", p.Dir, err)
 	}
@@ -106,6 +107,7 @@ func buildTargets(slug string, w *spec.Provider) Targets {
 		KotlinClass:   pascal(slug) + "ToolProvider",
 	}
 	if w.Targets == nil {
+		t.KotlinService = t.KotlinClass + "DiscoveryService"
 		return t
 	}
 	if g := w.Targets.Go; g != nil && g.Package != "" {
@@ -115,6 +117,7 @@ func buildTargets(slug string, w *spec.Provider) Targets {
 		t.KotlinPackage = cmpOr(k.Package, t.KotlinPackage)
 		t.KotlinClass = cmpOr(k.Class, t.KotlinClass)
 	}
+	t.KotlinService = t.KotlinClass + "DiscoveryService"
 	return t
 }
 
@@ -137,6 +140,8 @@ func buildTool(p *Provider, doc *spec.Doc, w *spec.Tool) (*Tool, error) {
 	if t.Output, err = buildSchema(doc, "/output_schema", w.OutputSchema); err != nil {
 		return nil, err
 	}
+	t.Input.Graph = BuildGraph(w.InputSchema, w.Name, "input")
+	t.Output.Graph = BuildGraph(w.OutputSchema, w.Name, "output")
 	for _, name := range slices.Sorted(slices.Values(w.Scopes)) {
 		s := p.Scope(name)
 		if s == nil {

@@ -28,6 +28,9 @@ type Provider struct {
 	CLIProduct string
 	// Revision is the tool set's content hash (see the package doc).
 	Revision string
+	// Decls are the schema nodes that are named types, over all tools, in
+	// naming order (tools by name, input before output, depth first).
+	Decls []*Node
 
 	pos func(ptr string) source.Pos
 }
@@ -98,6 +101,9 @@ type Targets struct {
 	// KotlinPackage and KotlinClass name the generated Kotlin Provider.
 	KotlinPackage string
 	KotlinClass   string
+	// KotlinService is the class of the discovery service that the
+	// Kotlin target generates and the manifest declares.
+	KotlinService string
 }
 
 // Tool is one tool of a Provider.
@@ -114,6 +120,8 @@ type Tool struct {
 	Annotations Annotations
 	// CLI is nil when the tool file has no cli block.
 	CLI *ToolCLI
+	// Names are the tool's identifiers in the targets.
+	Names ToolNames
 
 	pos func(ptr string) source.Pos
 }
@@ -153,6 +161,9 @@ type Schema struct {
 	JSON []byte
 	// Ptr is where the schema sits in its tool file ("/input_schema").
 	Ptr string
+	// Graph is the resolved, classified and named schema model: what
+	// every target types the schema's values by.
+	Graph *Graph
 
 	pos func(ptr string) source.Pos
 }

@@ -15,10 +15,6 @@ import (
 // Dir is the target's directory under the output root.
 const Dir = "go"
 
-// reserved are the package-level names of the generated API; schema names
-// never take them.
-var reserved = []string{"Handler", "Client", "NewClient", "New", "Tools", "Descriptor", "ProviderID", "Revision"}
-
 // Generate renders the Go package of one Provider: doc.go, types.go,
 // provider.go and client.go under go/<slug>/. Only types.go needs the
 // schema mapping, so the other files render while it runs; every file only
@@ -28,7 +24,7 @@ func Generate(p *ir.Provider) ([]emit.File, error) {
 	if !token.IsIdentifier(p.Targets.GoPackage) {
 		return nil, fmt.Errorf("go: package name %q is not a Go identifier (a keyword?); set targets.go.package", p.Targets.GoPackage)
 	}
-	m, tools := nameTools(p)
+	tools := toolList(p)
 	files := make([]emit.File, 4)
 	errs := make([]error, len(files))
 	var wg sync.WaitGroup
@@ -41,33 +37,26 @@ func Generate(p *ir.Provider) ([]emit.File, error) {
 	wg.Go(func() { part(2, "provider.go", func(f *jen.File) { renderProvider(f, p, tools) }) })
 	wg.Go(func() { part(3, "client.go", func(f *jen.File) { renderClient(f, p, tools) }) })
 	wg.Go(func() { part(0, "doc.go", func(f *jen.File) { renderDoc(f, p) }) })
-	mapSchemas(m, tools)
+	m := mapProvider(p)
 	part(1, "types.go", func(f *jen.File) { renderTypes(f, m) })
 	wg.Wait()
 	return files, errors.Join(errs...)
 }
 
-// nameTools names the tools' Go identifiers, which the mapping must not
-// take for its types.
-func nameTools(p *ir.Provider) (*mapper, []toolNames) {
-	m := &mapper{ns: newNamespace(append(reserved, helperNames...)...), byName: map[string]*decl{}}
-	private := newNamespace("adapt", "member", "marshalMembers", "unmarshalMembers")
+// toolList pairs each tool with its Go names, which the IR allocated.
+func toolList(p *ir.Provider) []toolNames {
 	var tools []toolNames
 	for _, t := range p.Tools {
-		method := m.ns.take(exportName(t.Name))
-		tools = append(tools, toolNames{tool: t, method: method,
-			in: m.ns.take(method + "Input"), out: m.ns.take(method + "Output"),
-			inSchema: private.take(unexport(method) + "InputSchema"), outSchema: private.take(unexport(method) + "OutputSchema")})
+		root := func(s *ir.Schema) string {
+			if s == nil || s.Graph == nil {
+				return ""
+			}
+			return s.Graph.Root.GoName
+		}
+		tools = append(tools, toolNames{tool: t, method: t.Names.GoMethod, in: root(t.Input), out: root(t.Output),
+			inSchema: t.Names.GoInputSchema, outSchema: t.Names.GoOutputSchema})
 	}
-	return m, tools
-}
-
-// mapSchemas maps the tools' schemas to Go types.
-func mapSchemas(m *mapper, tools []toolNames) {
-	for _, t := range tools {
-		m.named(newSchemaDoc(t.tool.Input.Value, t.method, t.tool.Name), "", t.in, "the input of the tool "+t.tool.Name)
-		m.named(newSchemaDoc(t.tool.Output.Value, t.method, t.tool.Name), "", t.out, "the output of the tool "+t.tool.Name)
-	}
+	return tools
 }
 
 // renderFile renders one file with the generated-code header.
@@ -76,6 +65,7 @@ func renderFile(p *ir.Provider, body func(f *jen.File)) ([]byte, error) {
 	f.ImportName(pkgProvider, "provider")
 	f.ImportName(pkgConsumer, "consumer")
 	f.ImportName(pkgProtocol, "protocol")
+	f.ImportName(pkgJSONVal, "jsonval")
 	for _, l := range emit.HeaderLines(p.File) {
 		f.HeaderComment("// " + commentLines(l)[0])
 	}

@@ -2,298 +2,189 @@ package golang
 
 import (
 	"fmt"
-	"maps"
-	"slices"
-	"strconv"
 
+	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/dave/jennifer/jen"
 )
 
-// mapper maps the schemas of one Provider to Go type declarations, in a
-// deterministic order: tools by name, input before output, members by
-// name.
+// mapper turns the IR's schema nodes into Go type declarations. It reads
+// only the graph: the kind of every node and every name come from
+// package ir, so the mapping decides Go spelling, never schema meaning.
 type mapper struct {
-	ns     *namespace
-	decls  []*decl
-	byName map[string]*decl
+	decls []*decl
 	// uses records the helpers the declarations need.
-	uses struct{ nullable, dateTime, members bool }
+	uses struct{ nullable, dateTime bool }
 }
 
-// site is where a type is being mapped: the name it would get and what it
-// is, for its doc comment. fixed means the name is already reserved.
-type site struct {
-	hint, what string
-	fixed      bool
-}
-
-// declare adds a declaration named after at, with its doc comment from
-// the schema.
-func (m *mapper) declare(k declKind, at site, obj map[string]any) *decl {
-	name := at.hint
-	if !at.fixed {
-		name = m.ns.take(at.hint)
+// mapProvider declares the Go type of every named node, in the IR's
+// naming order.
+func mapProvider(p *ir.Provider) *mapper {
+	m := &mapper{}
+	for _, n := range p.Decls {
+		m.decls = append(m.decls, m.declare(n))
 	}
-	d := &decl{kind: k, name: name}
-	d.doc.para(name + " is " + at.what + ".")
-	if obj != nil {
-		d.doc.para(str(obj["title"]))
-		d.doc.para(str(obj["description"]))
-		d.doc.para(constraintNote(obj))
-	}
-	m.decls = append(m.decls, d)
-	m.byName[name] = d
-	return d
+	return m
 }
 
 // str returns v when it is a string, else "".
 func str(v any) string { s, _ := v.(string); return s }
 
-// named is the Go type of a declaration.
-func named(d *decl, k kind) gotype { return gotype{code: jen.Id(d.name), kind: k, name: d.name} }
-
-// named maps the schema at ptr to the type name, reserved by the caller:
-// a root schema or a $ref target. Recursive references to it while it is
-// being built see a busy type.
-func (m *mapper) named(d *schemaDoc, ptr, name, what string) gotype {
-	d.refs[ptr] = gotype{code: jen.Id(name), name: name}
-	d.busy[ptr] = true
-	s, _ := d.at(ptr)
-	t := m.typeOf(d, s, site{hint: name, what: what, fixed: true})
-	delete(d.busy, ptr)
-	if t.name != name {
-		t = m.wrap(name, t, s, what)
-	}
-	d.refs[ptr] = t
-	return t
-}
-
-// wrap declares name for a type that has no declaration of its own:
-// an alias of a named or raw type (keeping its methods), else a defined
-// type.
-//
-//	type ListAlertsInputTags []string
-//	type FooOutput = json.RawMessage
-func (m *mapper) wrap(name string, t gotype, s any, what string) gotype {
-	obj, _ := s.(map[string]any)
-	k := dDefined
-	if t.name != "" || t.kind == kRaw {
-		k = dAlias
-	}
-	dec := m.declare(k, site{hint: name, what: what, fixed: true}, obj)
-	dec.under = t
-	return named(dec, t.kind)
-}
-
-// typeOf maps one schema to a Go type (docs/go-mapping.md).
-func (m *mapper) typeOf(d *schemaDoc, s any, at site) gotype {
-	obj, ok := s.(map[string]any)
-	if !ok {
-		return tRaw
-	}
-	if ref, ok := obj["$ref"].(string); ok {
-		return m.ref(d, ref, at)
-	}
-	if t, ok := m.union(d, obj, at); ok {
-		return t
-	}
-	types, _ := typesOf(obj)
-	switch {
-	case len(types) == 1:
-		return m.single(d, obj, types[0], at)
-	case len(types) == 2 && containsBoth(types, "integer", "number"):
-		return tFloat64
-	case len(types) > 1:
-		return m.typeUnion(d, obj, types, at)
-	}
-	return tRaw
-}
-
-// containsBoth reports whether the two-element s holds a and b.
-func containsBoth(s []string, a, b string) bool {
-	return (s[0] == a && s[1] == b) || (s[0] == b && s[1] == a)
-}
-
-// ref maps a $ref to the named type of its target, declaring it on first
-// use as <Tool><last pointer segment>.
-func (m *mapper) ref(d *schemaDoc, ref string, at site) gotype {
-	ptr, ok := d.resolve(ref)
-	if !ok {
-		return tRaw
-	}
-	if t, ok := d.refs[ptr]; ok {
-		t.busy = d.busy[ptr]
-		return t
-	}
-	last := "Root"
-	if ptr != "" {
-		last = exportName(lastSegment(ptr))
-	}
-	name := m.ns.take(d.base + last)
-	return m.named(d, ptr, name, fmt.Sprintf("the schema at %q of %s", "#"+ptr, d.tool))
-}
-
-// lastSegment returns the last token of a JSON pointer, unescaped.
-func lastSegment(ptr string) string {
-	i := len(ptr) - 1
-	for i >= 0 && ptr[i] != '/' {
-		i--
-	}
-	return unescapePtr(ptr[i+1:])
-}
-
-// unescapePtr decodes ~1 and ~0 in a JSON pointer token.
-func unescapePtr(tok string) string {
-	out := []byte{}
-	for i := 0; i < len(tok); i++ {
-		if tok[i] == '~' && i+1 < len(tok) {
-			out = append(out, map[byte]byte{'0': '~', '1': '/'}[tok[i+1]])
-			i++
-			continue
+// declare builds the declaration of a named node.
+func (m *mapper) declare(n *ir.Node) *decl {
+	d := &decl{name: n.GoName, node: n}
+	d.doc.para(n.GoName + " is " + n.What + ".")
+	obj := n.Obj()
+	d.doc.para(str(obj["title"]))
+	d.doc.para(str(obj["description"]))
+	d.doc.para(constraintNote(n))
+	switch n.Kind {
+	case ir.KindObject:
+		m.structDecl(d, n)
+	case ir.KindEnum:
+		d.kind = dEnum
+		for _, v := range n.Values {
+			d.values = append(d.values, enumValue{name: v.GoName, value: v.Value})
 		}
-		out = append(out, tok[i])
+	case ir.KindTagged:
+		m.taggedDecl(d, n)
+	case ir.KindUnion:
+		m.unionDecl(d, n)
+	default:
+		d.under = m.typeOf(n, true)
+		d.kind = dDefined
+		if d.under.name != "" || d.under.kind == kRaw {
+			d.kind = dAlias
+		}
 	}
-	return string(out)
+	return d
 }
 
-// single maps a schema of one non-null type.
-func (m *mapper) single(d *schemaDoc, obj map[string]any, typ string, at site) gotype {
-	switch typ {
-	case "string":
-		return m.str(obj, at)
-	case "integer":
-		return integer(obj)
-	case "number":
-		return tFloat64
-	case "boolean":
+// typeOf is the Go type of a node: its name when it is declared (unless
+// inner asks for the declaration's own type), else the type of its kind
+// (docs/go-mapping.md).
+func (m *mapper) typeOf(n *ir.Node, inner bool) gotype {
+	if n.Declared && !inner {
+		return gotype{code: jen.Id(n.GoName), kind: kindOfDecl(n), name: n.GoName, node: n}
+	}
+	switch n.Kind {
+	case ir.KindRef:
+		return m.typeOf(n.Target, false)
+	case ir.KindBool:
 		return tBool
-	case "array":
-		return m.array(d, obj, at)
-	case "object":
-		return m.object(d, obj, at)
+	case ir.KindInteger:
+		if n.Int == ir.Int64 {
+			return tInt64
+		}
+		return tBigInt
+	case ir.KindNumber:
+		return tFloat64
+	case ir.KindString:
+		if n.Format == "date-time" {
+			m.uses.dateTime = true
+			return gotype{code: jen.Id("DateTime"), name: "DateTime"}
+		}
+		return tString
+	case ir.KindArray:
+		return gotype{code: jen.Index().Add(m.elem(n.Items)), kind: kList}
+	case ir.KindTuple:
+		return gotype{code: jen.Index().Add(tRaw.code), kind: kList}
+	case ir.KindMap:
+		return gotype{code: jen.Map(jen.String()).Add(m.elem(n.ExtraNode)), kind: kList}
 	}
 	return tRaw
 }
 
-// str maps a string schema: a string enum to a named type with
-// constants, date-time to DateTime, anything else to string.
-func (m *mapper) str(obj map[string]any, at site) gotype {
-	if vals := stringEnum(obj); len(vals) > 0 {
-		dec := m.declare(dEnum, at, obj)
-		for _, v := range vals {
-			dec.values = append(dec.values, enumValue{name: m.ns.take(dec.name + exportName(v)), value: v})
-		}
-		return named(dec, kValue)
+// kindOfDecl is how absence and null are expressed with a declared type.
+func kindOfDecl(n *ir.Node) kind {
+	r := n.Resolved()
+	switch {
+	case n.Kind == ir.KindUnion || r.Kind == ir.KindUnion || r.Kind == ir.KindAny || r.Kind == ir.KindNever || r.Kind == ir.KindNull:
+		return kRaw
+	case r.Kind == ir.KindArray || r.Kind == ir.KindTuple || r.Kind == ir.KindMap:
+		return kList
 	}
-	if obj["format"] == "date-time" {
-		m.uses.dateTime = true
-		return gotype{code: jen.Id("DateTime"), name: "DateTime"}
-	}
-	return tString
+	return kValue
 }
 
-// integer maps an integer schema to int64, or to json.Number when a bound,
-// const or enum value lies outside int64.
-func integer(obj map[string]any) gotype {
-	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "const"} {
-		if !fitsInt64(obj[k]) {
-			return tNumber
-		}
+// elem is the element type of a slice or map: a pointer for a nullable
+// value type, so that null survives.
+func (m *mapper) elem(n *ir.Node) jen.Code {
+	if n == nil {
+		return tRaw.code
 	}
-	vals, _ := obj["enum"].([]any)
-	for _, v := range vals {
-		if !fitsInt64(v) {
-			return tNumber
-		}
-	}
-	return tInt64
-}
-
-// fitsInt64 reports whether a number literal (or a non-number) fits int64.
-func fitsInt64(v any) bool {
-	n, ok := v.(fmt.Stringer)
-	if !ok {
-		return true
-	}
-	_, err := strconv.ParseInt(n.String(), 10, 64)
-	return err == nil
-}
-
-// array maps an array schema to a slice of its items' type; prefixItems
-// and missing items map to a slice of raw JSON.
-func (m *mapper) array(d *schemaDoc, obj map[string]any, at site) gotype {
-	items, ok := obj["items"]
-	if _, prefix := obj["prefixItems"]; prefix || !ok {
-		return gotype{code: jen.Index().Add(tRaw.code), kind: kList}
-	}
-	elem := m.typeOf(d, items, site{hint: at.hint + "Item", what: "an item of " + at.hint})
-	return gotype{code: jen.Index().Add(elemType(elem, d.nullable(items))), kind: kList}
-}
-
-// elemType is the element type of a slice or map: a pointer for a
-// nullable value type.
-func elemType(t gotype, nullable bool) jen.Code {
-	if nullable && t.kind == kValue || t.busy && t.kind == kValue {
+	t := m.typeOf(n, false)
+	if n.IsNullable() && t.kind == kValue {
 		return jen.Op("*").Add(t.code)
 	}
 	return t.code
 }
 
-// object maps an object schema: properties to a struct, otherwise a map
-// of the additionalProperties type (raw JSON values when unconstrained),
-// or an empty struct when no member is allowed.
-func (m *mapper) object(d *schemaDoc, obj map[string]any, at site) gotype {
-	props, _ := obj["properties"].(map[string]any)
-	if len(props) > 0 || obj["additionalProperties"] == false {
-		return m.structType(d, obj, props, at)
+// structDecl declares a struct: one field per declared member, sorted by
+// name, and the extra members the schema admits.
+func (m *mapper) structDecl(d *decl, n *ir.Node) {
+	d.kind = dStruct
+	for _, p := range n.Props {
+		d.fields = append(d.fields, m.field(n, p))
 	}
-	ap, ok := obj["additionalProperties"].(map[string]any)
-	if !ok {
-		return gotype{code: jen.Map(jen.String()).Add(tRaw.code), kind: kList}
+	switch n.Extra {
+	case ir.ExtraAny:
+		d.extra = &gotype{code: jen.Map(jen.String()).Add(tRaw.code), kind: kList}
+	case ir.ExtraTyped:
+		d.extra = &gotype{code: jen.Map(jen.String()).Add(m.elem(n.ExtraNode)), kind: kList}
 	}
-	val := m.typeOf(d, ap, site{hint: at.hint + "Value", what: "a member value of " + at.hint})
-	return gotype{code: jen.Map(jen.String()).Add(elemType(val, d.nullable(ap))), kind: kList}
 }
 
-// structType declares a struct with one field per property, sorted by
-// member name.
-func (m *mapper) structType(d *schemaDoc, obj, props map[string]any, at site) gotype {
-	dec := m.declare(dStruct, at, obj)
-	req := requiredSet(obj)
-	fns := newNamespace("MarshalJSON", "UnmarshalJSON")
-	for _, name := range slices.Sorted(maps.Keys(props)) {
-		dec.fields = append(dec.fields, m.field(d, dec.name, name, props[name], req[name], fns))
-	}
-	if dec.hasAwkward() {
-		m.uses.members = true
-	}
-	return named(dec, kValue)
-}
-
-// field maps one property.
-func (m *mapper) field(d *schemaDoc, parent, member string, s any, required bool, fns *namespace) *field {
-	goName := fns.take(exportName(member))
-	t := m.typeOf(d, s, site{hint: parent + goName, what: fmt.Sprintf("the type of member %q of %s", member, parent)})
-	f := &field{name: goName, json: member, awkward: !validTag(member)}
-	f.typ, f.omit = m.memberType(t, required, d.nullable(s))
-	obj, _ := s.(map[string]any)
+// field maps one declared member.
+func (m *mapper) field(parent *ir.Node, p *ir.Prop) *field {
+	t := m.typeOf(p.Node, false)
+	f := &field{name: p.GoName, json: p.Name, awkward: !validTag(p.Name)}
+	recursive := t.kind == kValue && t.node != nil && embeds(t.node, parent, map[*ir.Node]bool{})
+	f.typ, f.omit = m.memberType(t, p.Required, p.Node.IsNullable(), recursive)
+	obj := p.Node.Obj()
 	f.doc.para(str(obj["title"]))
 	f.doc.para(str(obj["description"]))
-	if obj["$ref"] != nil || m.byName[t.name] == nil {
-		f.doc.para(constraintNote(obj))
+	if !p.Node.Declared {
+		f.doc.para(constraintNote(p.Node))
 	}
 	return f
 }
 
+// embeds reports whether a value of the declared node from holds a value
+// of to without indirection (a struct field or Nullable of it), which
+// would make the Go type infinite unless a field is a pointer.
+func embeds(from, to *ir.Node, seen map[*ir.Node]bool) bool {
+	from = from.Resolved()
+	if from == to.Resolved() {
+		return true
+	}
+	if seen[from] || from.Kind != ir.KindObject {
+		return false
+	}
+	seen[from] = true
+	for _, p := range from.Props {
+		next := p.Node.Resolved()
+		if next.Kind != ir.KindObject || !p.Node.Declared && p.Node.Kind != ir.KindRef {
+			continue
+		}
+		if p.Required && !p.Node.IsNullable() || !p.Required && p.Node.IsNullable() {
+			if embeds(next, to, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // memberType is the field type of a member by the optional/nullable table
-// of docs/go-mapping.md, and whether it is omitted when zero.
-func (m *mapper) memberType(t gotype, required, nullable bool) (jen.Code, bool) {
+// of docs/go-mapping.md, and whether it is omitted when zero. A recursive
+// member is a pointer where the table would embed the value.
+func (m *mapper) memberType(t gotype, required, nullable, recursive bool) (jen.Code, bool) {
 	ptr := func() jen.Code { return jen.Op("*").Add(t.code) }
 	switch {
 	case t.kind == kRaw:
 		return t.code, !required
 	case required && !nullable:
-		if t.busy && t.kind == kValue {
+		if recursive {
 			return ptr(), false
 		}
 		return t.code, false
@@ -309,8 +200,54 @@ func (m *mapper) memberType(t gotype, required, nullable bool) (jen.Code, bool) 
 		return ptr(), true
 	}
 	m.uses.nullable = true
-	if t.busy && t.kind == kValue {
+	if recursive {
 		return jen.Id("Nullable").Types(ptr()), true
 	}
 	return jen.Id("Nullable").Types(t.code), true
+}
+
+// taggedDecl declares a union told apart by its discriminator.
+func (m *mapper) taggedDecl(d *decl, n *ir.Node) {
+	d.kind, d.disc = dTagged, n.Disc
+	for _, v := range n.Variants {
+		t := m.typeOf(v.Node, false)
+		d.variants = append(d.variants, &variant{name: v.GoName, typ: t, value: v.Value, discField: discField(v.Node, n.Disc)})
+	}
+}
+
+// discField is the Go field of the discriminator in a variant's struct.
+func discField(n *ir.Node, disc string) string {
+	for _, p := range n.Resolved().Props {
+		if p.Name == disc && validTag(p.Name) {
+			return p.GoName
+		}
+	}
+	return ""
+}
+
+// unionDecl declares an open union: the JSON value, with one accessor and
+// constructor per variant.
+func (m *mapper) unionDecl(d *decl, n *ir.Node) {
+	d.kind = dRaw
+	for _, v := range n.Variants {
+		d.variants = append(d.variants, &variant{name: v.GoName, typ: m.typeOf(v.Node, false), ctor: v.GoCtor})
+	}
+	if n.Open {
+		d.doc.para(fmt.Sprintf("It holds any JSON value the schema admits; the As methods decode the %s it may be.", viewList(n)))
+	}
+}
+
+// viewList names an open union's typed views for its doc comment.
+func viewList(n *ir.Node) string {
+	s := ""
+	for i, v := range n.Variants {
+		if i > 0 {
+			s += " or "
+		}
+		s += map[string]string{"Object": "object", "Array": "array"}[v.GoName]
+		if s == "" || s[len(s)-1] == ' ' {
+			s += v.GoName
+		}
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/dave/jennifer/jen"
 )
 
@@ -25,9 +26,8 @@ type gotype struct {
 	kind kind
 	// name is the package-level type name, or "" for unnamed types.
 	name string
-	// busy marks a named type whose declaration is still being built: a
-	// required member of it is a pointer, which breaks recursion.
-	busy bool
+	// node is the declared IR node of a named type.
+	node *ir.Node
 }
 
 const (
@@ -36,14 +36,15 @@ const (
 	pkgProvider = "github.com/cetpgen/cetpgen/runtime/provider"
 	pkgConsumer = "github.com/cetpgen/cetpgen/runtime/consumer"
 	pkgProtocol = "github.com/cetpgen/cetpgen/runtime/protocol"
+	pkgJSONVal  = "github.com/cetpgen/cetpgen/runtime/jsonval"
 )
 
 var (
 	tString  = gotype{code: jen.String()}
-	tInt64   = gotype{code: jen.Int64()}
+	tInt64   = gotype{code: jen.Qual(pkgJSONVal, "Int64")}
+	tBigInt  = gotype{code: jen.Qual(pkgJSONVal, "Int")}
 	tFloat64 = gotype{code: jen.Float64()}
 	tBool    = gotype{code: jen.Bool()}
-	tNumber  = gotype{code: jen.Qual(pkgJSON, "Number"), name: "json.Number"}
 	tRaw     = gotype{code: jen.Qual(pkgJSON, "RawMessage"), kind: kRaw}
 )
 
@@ -63,6 +64,7 @@ const (
 type decl struct {
 	kind declKind
 	name string
+	node *ir.Node
 	doc  docLines
 	// fields of a struct.
 	fields []*field
@@ -73,6 +75,9 @@ type decl struct {
 	disc     string
 	// under is the type of a defined type or an alias.
 	under gotype
+	// extra is the type of a struct's Extra field (nil: no other member
+	// is admitted).
+	extra *gotype
 }
 
 // field is one member of a struct.
@@ -102,12 +107,13 @@ type variant struct {
 	ctor string
 }
 
-// hasAwkward reports whether a struct needs generated JSON methods.
-func (d *decl) hasAwkward() bool {
+// needsMethods reports whether a struct needs generated JSON methods:
+// it keeps extra members, or has members a tag cannot carry.
+func (d *decl) needsMethods() bool {
 	for _, f := range d.fields {
 		if f.awkward {
 			return true
 		}
 	}
-	return false
+	return d.extra != nil
 }

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
 // mapped are the keywords the type mapping expresses (or that carry no
@@ -26,12 +28,15 @@ const maxNoteValue = 120
 //
 // A string enum and the date-time format are expressed by the type; a
 // default is named because neither the type nor the runtime applies it; a
-// $ref to another resource is named because its type is raw JSON.
-func constraintNote(obj map[string]any) string {
+// $ref that does not resolve inside the document is named because its
+// type is raw JSON.
+func constraintNote(n *ir.Node) string {
+	obj := n.Obj()
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		if mapped[k] && !(k == "$ref" && !strings.HasPrefix(str(obj[k]), "#")) ||
-			k == "enum" && stringEnum(obj) != nil || k == "format" && obj[k] == "date-time" {
+		if mapped[k] && !(k == "$ref" && n.Kind != ir.KindRef) ||
+			k == "enum" && n.Kind == ir.KindEnum || k == "format" && n.Kind == ir.KindString && n.Format == "date-time" ||
+			k == "patternProperties" && n.Kind == ir.KindObject {
 			continue
 		}
 		parts = append(parts, k+" "+noteValue(obj[k]))

@@ -4,10 +4,6 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// helperNames are the package-level names the helpers take; schema
-// names never get them.
-var helperNames = []string{"Nullable", "NullableValue", "NullableNull", "DateTime", "DateTimeOf"}
-
 // renderHelpers renders the helper types the declarations use.
 func renderHelpers(f *jen.File, m *mapper) {
 	if m.uses.nullable {
@@ -15,9 +11,6 @@ func renderHelpers(f *jen.File, m *mapper) {
 	}
 	if m.uses.dateTime {
 		renderDateTime(f)
-	}
-	if m.uses.members {
-		renderMemberHelpers(f)
 	}
 }
 
@@ -97,86 +90,3 @@ func renderDateTime(f *jen.File) {
 		jen.Return(jen.Id("DateTime").Call(jen.Id("t").Dot("Format").Call(jen.Qual("time", "RFC3339Nano")))))
 }
 
-// renderMemberHelpers renders what structs with member names that cannot
-// be tags use to encode and decode them.
-//
-//	type member struct {
-//		name  string
-//		value any
-//		omit  bool
-//	}
-func renderMemberHelpers(f *jen.File) {
-	f.Comment("// member is a struct member whose name a json tag cannot carry.")
-	f.Type().Id("member").Struct(jen.Id("name").String(), jen.Id("value").Any(), jen.Id("omit").Bool())
-	renderMarshalMembers(f)
-	renderUnmarshalMembers(f)
-}
-
-// renderMarshalMembers renders marshalMembers.
-//
-//	func marshalMembers(v any, members []member) ([]byte, error) {
-//		data, err := json.Marshal(v)
-//		var obj map[string]json.RawMessage
-//		if err == nil {
-//			err = json.Unmarshal(data, &obj)
-//		}
-//		for _, m := range members {
-//			if err != nil {
-//				return nil, err
-//			}
-//			if m.omit && reflect.ValueOf(m.value).IsZero() {
-//				continue
-//			}
-//			obj[m.name], err = json.Marshal(m.value)
-//		}
-//		if err != nil {
-//			return nil, err
-//		}
-//		return json.Marshal(obj)
-//	}
-func renderMarshalMembers(f *jen.File) {
-	raw := jen.Map(jen.String()).Qual(pkgJSON, "RawMessage")
-	f.Comment("// marshalMembers encodes v, a struct, as an object with members added.")
-	f.Func().Id("marshalMembers").Params(jen.Id("v").Any(), jen.Id("members").Index().Id("member")).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.List(jen.Id("data"), jen.Err()).Op(":=").Qual(pkgJSON, "Marshal").Call(jen.Id("v")),
-		jen.Var().Id("obj").Add(raw),
-		jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Qual(pkgJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("obj"))),
-		jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("members")).Block(
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.If(jen.Id("m").Dot("omit").Op("&&").Qual("reflect", "ValueOf").Call(jen.Id("m").Dot("value")).Dot("IsZero").Call()).Block(jen.Continue()),
-			jen.List(jen.Id("obj").Index(jen.Id("m").Dot("name")), jen.Err()).Op("=").Qual(pkgJSON, "Marshal").Call(jen.Id("m").Dot("value")),
-		),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Qual(pkgJSON, "Marshal").Call(jen.Id("obj"))),
-	)
-}
-
-// renderUnmarshalMembers renders unmarshalMembers.
-//
-//	func unmarshalMembers(data []byte, targets map[string]any) error {
-//		var obj map[string]json.RawMessage
-//		if err := json.Unmarshal(data, &obj); err != nil {
-//			return err
-//		}
-//		for name, target := range targets {
-//			if raw, ok := obj[name]; ok {
-//				if err := json.Unmarshal(raw, target); err != nil {
-//					return err
-//				}
-//			}
-//		}
-//		return nil
-//	}
-func renderUnmarshalMembers(f *jen.File) {
-	f.Comment("// unmarshalMembers decodes the members of data named in targets into them.")
-	f.Func().Id("unmarshalMembers").Params(jen.Id("data").Index().Byte(), jen.Id("targets").Map(jen.String()).Any()).Error().Block(
-		jen.Var().Id("obj").Map(jen.String()).Qual(pkgJSON, "RawMessage"),
-		jen.If(jen.Err().Op(":=").Qual(pkgJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.For(jen.List(jen.Id("name"), jen.Id("target")).Op(":=").Range().Id("targets")).Block(
-			jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("obj").Index(jen.Id("name")), jen.Id("ok")).Block(
-				jen.If(jen.Err().Op(":=").Qual(pkgJSON, "Unmarshal").Call(jen.Id("raw"), jen.Id("target")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			),
-		),
-		jen.Return(jen.Nil()),
-	)
-}

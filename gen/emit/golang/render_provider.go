@@ -1,7 +1,11 @@
 package golang
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/dave/jennifer/jen"
 )
 
@@ -101,27 +105,35 @@ func limits(l ir.Limits) jen.Code {
 	})
 }
 
-// qualConst renders a runtime constant such as provider.AccessWrite, or a
-// conversion (provider.Access("x")) for a value the runtime has no
-// constant for.
+// qualConst renders the runtime's constant for a vocabulary value
+// (provider.EffectCreate: the prefix of protocol.Vocabularies and the
+// value in PascalCase), or a conversion (provider.Effect("x")) for a
+// value the vocabulary does not list.
 func qualConst(typ, value string) jen.Code {
-	if name, ok := runtimeConsts[typ+"/"+value]; ok {
-		return jen.Qual(pkgProvider, name)
+	for _, v := range protocol.Vocabularies() {
+		if typeOfField[v.Field] == typ && slices.Contains(v.Values, value) {
+			return jen.Qual(pkgProvider, v.GoPrefix+pascalWords(value))
+		}
 	}
 	return jen.Qual(pkgProvider, typ).Call(jen.Lit(value))
 }
 
-// runtimeConsts are the runtime's constants for annotation and scope values.
-var runtimeConsts = map[string]string{
-	"Access/read": "AccessRead", "Access/write": "AccessWrite",
-	"Sensitivity/public": "SensitivityPublic", "Sensitivity/personal": "SensitivityPersonal",
-	"Sensitivity/financial": "SensitivityFinancial", "Sensitivity/health": "SensitivityHealth",
-	"Sensitivity/device": "SensitivityDevice", "Sensitivity/other": "SensitivityOther",
-	"Effect/read": "EffectRead", "Effect/create": "EffectCreate", "Effect/update": "EffectUpdate",
-	"Effect/delete": "EffectDelete", "Effect/transaction": "EffectTransaction",
-	"Risk/low": "RiskLow", "Risk/moderate": "RiskModerate", "Risk/high": "RiskHigh",
-	"Confirmation/never": "ConfirmNever", "Confirmation/provider_policy": "ConfirmProviderPolicy",
-	"Confirmation/always": "ConfirmAlways", "Execution/sync": "ExecSync", "Execution/sync_or_async": "ExecSyncOrAsync",
+// typeOfField names the runtime's Go type of each vocabulary field.
+var typeOfField = map[string]string{
+	"effect": "Effect", "risk": "Risk", "confirmation": "Confirmation", "execution": "Execution",
+	"access": "Access", "sensitivity": "Sensitivity",
+}
+
+// pascalWords joins the underscore-separated words of a vocabulary
+// value capitalized ("sync_or_async" -> "SyncOrAsync").
+func pascalWords(s string) string {
+	var b strings.Builder
+	for _, w := range strings.Split(s, "_") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
 }
 
 // renderTools renders Tools, the registrations with typed adapters.

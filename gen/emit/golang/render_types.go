@@ -27,12 +27,15 @@ func renderDecl(f *jen.File, d *decl) {
 	}
 }
 
-// renderStruct renders a struct, and its JSON methods when a member name
-// cannot be a tag.
+// renderStruct renders a struct, with an Extra field for the members
+// beyond the declared ones that the schema admits, and JSON methods when
+// it has extra members or members whose names a tag cannot carry.
 //
 //	type CreateAlertInput struct {
 //		Price  float64 `json:"price"`
 //		Symbol string  `json:"symbol"`
+//		// Extra holds the members not declared above, by name.
+//		Extra map[string]json.RawMessage `json:"-"`
 //	}
 func renderStruct(f *jen.File, d *decl) {
 	var fields []jen.Code
@@ -40,9 +43,14 @@ func renderStruct(f *jen.File, d *decl) {
 		fields = append(fields, fl.doc.code()...)
 		fields = append(fields, jen.Id(fl.name).Add(fl.typ).Tag(map[string]string{"json": tagOf(fl)}))
 	}
+	if d.extra != nil {
+		fields = append(fields, jen.Comment("// Extra holds the members not declared above, by name; they are decoded and encoded"),
+			jen.Comment("// with the declared ones."),
+			jen.Id("Extra").Add(d.extra.code).Tag(map[string]string{"json": "-"}))
+	}
 	f.Type().Id(d.name).Struct(fields...)
-	if d.hasAwkward() {
-		renderMembers(f, d)
+	if d.needsMethods() {
+		renderObjectMethods(f, d)
 	}
 }
 
@@ -57,39 +65,48 @@ func tagOf(fl *field) string {
 	return fl.json
 }
 
-// renderMembers renders the JSON methods of a struct with members whose
-// names a tag cannot carry (see the members helpers).
+// renderObjectMethods renders the JSON methods of a struct through
+// package jsonval, which matches member names exactly, keeps the extra
+// members and encodes the members a tag cannot carry by name.
 //
 //	func (v X) MarshalJSON() ([]byte, error) {
 //		type plain X
-//		return marshalMembers(plain(v), []member{{"a,b", v.AB, true}})
+//		return jsonval.MarshalObject(plain(v), []string{"a", "a,b"}, []jsonval.Member{{Name: "a,b", Value: v.AB, Omit: true}}, v.Extra)
 //	}
+//
 //	func (v *X) UnmarshalJSON(data []byte) error {
 //		type plain X
-//		if err := json.Unmarshal(data, (*plain)(v)); err != nil {
-//			return err
-//		}
-//		return unmarshalMembers(data, map[string]any{"a,b": &v.AB})
+//		return jsonval.UnmarshalObject(data, (*plain)(v), []string{"a", "a,b"}, []jsonval.Member{{Name: "a,b", Value: &v.AB}}, &v.Extra)
 //	}
-func renderMembers(f *jen.File, d *decl) {
-	var list []jen.Code
-	targets := jen.Dict{}
+func renderObjectMethods(f *jen.File, d *decl) {
+	var declared, enc, dec []jen.Code
 	for _, fl := range d.fields {
+		declared = append(declared, jen.Lit(fl.json))
 		if fl.awkward {
-			list = append(list, jen.Values(jen.Lit(fl.json), jen.Id("v").Dot(fl.name), jen.Lit(fl.omit)))
-			targets[jen.Lit(fl.json)] = jen.Op("&").Id("v").Dot(fl.name)
+			enc = append(enc, jen.Values(jen.Id("Name").Op(":").Lit(fl.json), jen.Id("Value").Op(":").Id("v").Dot(fl.name), jen.Id("Omit").Op(":").Lit(fl.omit)))
+			dec = append(dec, jen.Values(jen.Id("Name").Op(":").Lit(fl.json), jen.Id("Value").Op(":").Op("&").Id("v").Dot(fl.name)))
 		}
 	}
-	f.Comment("// MarshalJSON encodes " + d.name + ", including the members whose names a struct tag cannot carry.")
+	members := func(list []jen.Code) jen.Code {
+		if len(list) == 0 {
+			return jen.Nil()
+		}
+		return jen.Index().Qual(pkgJSONVal, "Member").Values(list...)
+	}
+	extraOut, extraIn, marshal, unmarshal := jen.Id("v").Dot("Extra"), jen.Op("&").Id("v").Dot("Extra"), jen.Qual(pkgJSONVal, "MarshalObject"), jen.Qual(pkgJSONVal, "UnmarshalObject")
+	if d.extra == nil {
+		extraOut, extraIn = jen.Nil(), jen.Nil()
+		marshal, unmarshal = marshal.Types(tRaw.code), jen.Qual(pkgJSONVal, "UnmarshalObject").Types(tRaw.code)
+	}
+	f.Comment("// MarshalJSON encodes " + d.name + " with every member it holds.")
 	f.Func().Params(jen.Id("v").Id(d.name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Type().Id("plain").Id(d.name),
-		jen.Return(jen.Id("marshalMembers").Call(jen.Id("plain").Call(jen.Id("v")), jen.Index().Id("member").Values(list...))),
+		jen.Return(marshal.Call(jen.Id("plain").Call(jen.Id("v")), jen.Index().String().Values(declared...), members(enc), extraOut)),
 	)
-	f.Comment("// UnmarshalJSON decodes " + d.name + ", including the members whose names a struct tag cannot carry.")
+	f.Comment("// UnmarshalJSON decodes " + d.name + ", matching member names exactly.")
 	f.Func().Params(jen.Id("v").Op("*").Id(d.name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Type().Id("plain").Id(d.name),
-		jen.If(jen.Err().Op(":=").Qual(pkgJSON, "Unmarshal").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Return(jen.Id("unmarshalMembers").Call(jen.Id("data"), jen.Map(jen.String()).Any().Values(targets))),
+		jen.Return(unmarshal.Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Index().String().Values(declared...), members(dec), extraIn)),
 	)
 }
 

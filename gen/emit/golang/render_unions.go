@@ -41,10 +41,12 @@ func quoteComment(s string) string {
 func renderTaggedMarshal(f *jen.File, d *decl) {
 	var cases []jen.Code
 	for _, v := range d.variants {
+		body := []jen.Code{jen.Id("v").Op(":=").Op("*").Id("u").Dot(v.name)}
+		if v.discField != "" {
+			body = append(body, jen.Id("v").Dot(v.discField).Op("=").Lit(v.value))
+		}
 		cases = append(cases, jen.Case(jen.Id("u").Dot(v.name).Op("!=").Nil()).Block(
-			jen.Id("v").Op(":=").Op("*").Id("u").Dot(v.name),
-			jen.Id("v").Dot(v.discField).Op("=").Lit(v.value),
-			jen.Return(jen.Qual(pkgJSON, "Marshal").Call(jen.Id("v"))),
+			append(body, jen.Return(jen.Qual(pkgJSON, "Marshal").Call(jen.Id("v"))))...,
 		))
 	}
 	f.Comment("// MarshalJSON encodes the variant that is set, with its discriminator.")

@@ -5,7 +5,7 @@ package legal
 
 import (
 	"encoding/json"
-	"reflect"
+	"github.com/cetpgen/cetpgen/runtime/jsonval"
 )
 
 // CreateThingInput is the input of the tool create_thing.
@@ -18,6 +18,21 @@ type CreateThingInput struct {
 // CreateThingOutput is the output of the tool create_thing.
 type CreateThingOutput struct {
 	ThingID string `json:"thing_id"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes CreateThingOutput with every member it holds.
+func (v CreateThingOutput) MarshalJSON() ([]byte, error) {
+	type plain CreateThingOutput
+	return jsonval.MarshalObject(plain(v), []string{"thing_id"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes CreateThingOutput, matching member names exactly.
+func (v *CreateThingOutput) UnmarshalJSON(data []byte) error {
+	type plain CreateThingOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"thing_id"}, nil, &v.Extra)
 }
 
 // ReadThingInput is the input of the tool read_thing.
@@ -28,87 +43,52 @@ type ReadThingInput struct {
 
 // ReadThingOutput is the output of the tool read_thing.
 type ReadThingOutput struct {
-	X        *string       `json:"-"`
-	AB       *ReadThingAB  `json:"a/b,omitzero"`
-	CopyOfAB *ReadThingAB2 `json:"copy_of_a_b,omitzero"`
+	X        *string `json:"-"`
+	AB       *string `json:"a/b,omitzero"`
+	CopyOfAB *string `json:"copy_of_a_b,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: maximum
 	// 123456789012345678901234567890, minimum 0.
-	Count *json.Number       `json:"count,omitzero"`
-	Label ReadThingLabelText `json:"label"`
-	// Checked by the runtime's schema validation, not by this Go type: $ref
-	// "https://example.com/schemas/money".
-	Price   json.RawMessage `json:"price,omitzero"`
+	Count   *jsonval.Int    `json:"count,omitzero"`
+	Label   string          `json:"label"`
+	Price   *ReadThingMoney `json:"price,omitzero"`
 	ThingID string          `json:"thing_id"`
 	// Checked by the runtime's schema validation, not by this Go type: multipleOf 1e-8.
 	WeightKg *float64 `json:"weight (kg),omitzero"`
 	X名字      *string  `json:"名字,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes ReadThingOutput, including the members whose names a struct tag cannot carry.
+// MarshalJSON encodes ReadThingOutput with every member it holds.
 func (v ReadThingOutput) MarshalJSON() ([]byte, error) {
 	type plain ReadThingOutput
-	return marshalMembers(plain(v), []member{{"", v.X, true}})
+	return jsonval.MarshalObject(plain(v), []string{"", "a/b", "copy_of_a_b", "count", "label", "price", "thing_id", "weight (kg)", "名字"}, []jsonval.Member{{Name: "", Value: v.X, Omit: true}}, v.Extra)
 }
 
-// UnmarshalJSON decodes ReadThingOutput, including the members whose names a struct tag cannot carry.
+// UnmarshalJSON decodes ReadThingOutput, matching member names exactly.
 func (v *ReadThingOutput) UnmarshalJSON(data []byte) error {
 	type plain ReadThingOutput
-	if err := json.Unmarshal(data, (*plain)(v)); err != nil {
-		return err
-	}
-	return unmarshalMembers(data, map[string]any{"": &v.X})
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"", "a/b", "copy_of_a_b", "count", "label", "price", "thing_id", "weight (kg)", "名字"}, []jsonval.Member{{Name: "", Value: &v.X}}, &v.Extra)
 }
 
-// ReadThingAB is the schema at "#/$defs/a~1b" of read_thing.
-type ReadThingAB string
-
-// ReadThingAB2 is the schema at "#/properties/a~1b" of read_thing.
-type ReadThingAB2 = ReadThingAB
-
-// ReadThingLabelText is the schema at "#/$defs/label_text" of read_thing.
-type ReadThingLabelText string
-
-// member is a struct member whose name a json tag cannot carry.
-type member struct {
-	name  string
-	value any
-	omit  bool
+// ReadThingMoney is the schema at "#/$defs/money" of read_thing.
+type ReadThingMoney struct {
+	Amount   *float64 `json:"amount,omitzero"`
+	Currency *string  `json:"currency,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// marshalMembers encodes v, a struct, as an object with members added.
-func marshalMembers(v any, members []member) ([]byte, error) {
-	data, err := json.Marshal(v)
-	var obj map[string]json.RawMessage
-	if err == nil {
-		err = json.Unmarshal(data, &obj)
-	}
-	for _, m := range members {
-		if err != nil {
-			return nil, err
-		}
-		if m.omit && reflect.ValueOf(m.value).IsZero() {
-			continue
-		}
-		obj[m.name], err = json.Marshal(m.value)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(obj)
+// MarshalJSON encodes ReadThingMoney with every member it holds.
+func (v ReadThingMoney) MarshalJSON() ([]byte, error) {
+	type plain ReadThingMoney
+	return jsonval.MarshalObject(plain(v), []string{"amount", "currency"}, nil, v.Extra)
 }
 
-// unmarshalMembers decodes the members of data named in targets into them.
-func unmarshalMembers(data []byte, targets map[string]any) error {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return err
-	}
-	for name, target := range targets {
-		if raw, ok := obj[name]; ok {
-			if err := json.Unmarshal(raw, target); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+// UnmarshalJSON decodes ReadThingMoney, matching member names exactly.
+func (v *ReadThingMoney) UnmarshalJSON(data []byte) error {
+	type plain ReadThingMoney
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"amount", "currency"}, nil, &v.Extra)
 }

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
+	"github.com/cetpgen/cetpgen/runtime/jsonval"
 	"time"
 )
 
@@ -15,119 +15,244 @@ import (
 type DeepInput struct {
 	L1     DeepInputL1  `json:"l1"`
 	Matrix [][]*float64 `json:"matrix,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes DeepInput with every member it holds.
+func (v DeepInput) MarshalJSON() ([]byte, error) {
+	type plain DeepInput
+	return jsonval.MarshalObject(plain(v), []string{"l1", "matrix"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes DeepInput, matching member names exactly.
+func (v *DeepInput) UnmarshalJSON(data []byte) error {
+	type plain DeepInput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"l1", "matrix"}, nil, &v.Extra)
 }
 
 // DeepInputL1 is the type of member "l1" of DeepInput.
 type DeepInputL1 struct {
 	L2 []DeepInputL1L2Item `json:"l2"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// DeepInputL1L2Item is an item of DeepInputL1L2.
+// MarshalJSON encodes DeepInputL1 with every member it holds.
+func (v DeepInputL1) MarshalJSON() ([]byte, error) {
+	type plain DeepInputL1
+	return jsonval.MarshalObject(plain(v), []string{"l2"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes DeepInputL1, matching member names exactly.
+func (v *DeepInputL1) UnmarshalJSON(data []byte) error {
+	type plain DeepInputL1
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"l2"}, nil, &v.Extra)
+}
+
+// DeepInputL1L2Item is .
 type DeepInputL1L2Item struct {
 	L3 map[string][]DeepInputL1L2ItemL3ValueItem `json:"l3"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// DeepInputL1L2ItemL3ValueItem is an item of DeepInputL1L2ItemL3Value.
+// MarshalJSON encodes DeepInputL1L2Item with every member it holds.
+func (v DeepInputL1L2Item) MarshalJSON() ([]byte, error) {
+	type plain DeepInputL1L2Item
+	return jsonval.MarshalObject(plain(v), []string{"l3"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes DeepInputL1L2Item, matching member names exactly.
+func (v *DeepInputL1L2Item) UnmarshalJSON(data []byte) error {
+	type plain DeepInputL1L2Item
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"l3"}, nil, &v.Extra)
+}
+
+// DeepInputL1L2ItemL3ValueItem is .
 type DeepInputL1L2ItemL3ValueItem struct {
 	L5 DeepInputL1L2ItemL3ValueItemL5 `json:"l5"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes DeepInputL1L2ItemL3ValueItem with every member it holds.
+func (v DeepInputL1L2ItemL3ValueItem) MarshalJSON() ([]byte, error) {
+	type plain DeepInputL1L2ItemL3ValueItem
+	return jsonval.MarshalObject(plain(v), []string{"l5"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes DeepInputL1L2ItemL3ValueItem, matching member names exactly.
+func (v *DeepInputL1L2ItemL3ValueItem) UnmarshalJSON(data []byte) error {
+	type plain DeepInputL1L2ItemL3ValueItem
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"l5"}, nil, &v.Extra)
 }
 
 // DeepInputL1L2ItemL3ValueItemL5 is the type of member "l5" of DeepInputL1L2ItemL3ValueItem.
 type DeepInputL1L2ItemL3ValueItemL5 struct {
-	L6 *int64 `json:"l6"`
+	L6 *jsonval.Int `json:"l6"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes DeepInputL1L2ItemL3ValueItemL5 with every member it holds.
+func (v DeepInputL1L2ItemL3ValueItemL5) MarshalJSON() ([]byte, error) {
+	type plain DeepInputL1L2ItemL3ValueItemL5
+	return jsonval.MarshalObject(plain(v), []string{"l6"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes DeepInputL1L2ItemL3ValueItemL5, matching member names exactly.
+func (v *DeepInputL1L2ItemL3ValueItemL5) UnmarshalJSON(data []byte) error {
+	type plain DeepInputL1L2ItemL3ValueItemL5
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"l6"}, nil, &v.Extra)
 }
 
 // DeepOutput is the output of the tool deep.
 type DeepOutput struct {
 	Ok bool `json:"ok"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes DeepOutput with every member it holds.
+func (v DeepOutput) MarshalJSON() ([]byte, error) {
+	type plain DeepOutput
+	return jsonval.MarshalObject(plain(v), []string{"ok"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes DeepOutput, matching member names exactly.
+func (v *DeepOutput) UnmarshalJSON(data []byte) error {
+	type plain DeepOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"ok"}, nil, &v.Extra)
 }
 
 // Handler2Input is the input of the tool handler.
 type Handler2Input struct {
 	Client *string `json:"client,omitzero"`
 	New    *string `json:"new,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes Handler2Input with every member it holds.
+func (v Handler2Input) MarshalJSON() ([]byte, error) {
+	type plain Handler2Input
+	return jsonval.MarshalObject(plain(v), []string{"client", "new"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes Handler2Input, matching member names exactly.
+func (v *Handler2Input) UnmarshalJSON(data []byte) error {
+	type plain Handler2Input
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"client", "new"}, nil, &v.Extra)
 }
 
 // Handler2Output is the output of the tool handler.
 type Handler2Output struct {
 	NamesInput *string `json:"names_input,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes Handler2Output with every member it holds.
+func (v Handler2Output) MarshalJSON() ([]byte, error) {
+	type plain Handler2Output
+	return jsonval.MarshalObject(plain(v), []string{"names_input"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes Handler2Output, matching member names exactly.
+func (v *Handler2Output) UnmarshalJSON(data []byte) error {
+	type plain Handler2Output
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"names_input"}, nil, &v.Extra)
 }
 
 // NamesInput is the input of the tool names.
 type NamesInput struct {
 	// the empty name
-	X            string   `json:"-"`
-	X2           *string  `json:"-"`
-	X1st         *string  `json:"1st,omitzero"`
-	AB           *string  `json:"AB,omitzero"`
-	AB2          *string  `json:"AB2,omitzero"`
-	Handler      *string  `json:"Handler,omitzero"`
-	MarshalJSON2 *string  `json:"MarshalJSON,omitzero"`
-	Type         *string  `json:"Type,omitzero"`
-	AB3          *string  `json:"a b,omitzero"`
-	AB4          string   `json:"-"`
-	AB5          *string  `json:"a-b,omitzero"`
-	AB6          *string  `json:"a.b,omitzero"`
-	AB7          *string  `json:"a_b,omitzero"`
-	BackSlash    *string  `json:"-"`
-	Func         *int64   `json:"func,omitzero"`
-	Interface    *string  `json:"interface,omitzero"`
-	Package      *bool    `json:"package,omitzero"`
-	QuoteD       *string  `json:"-"`
-	Range        *float64 `json:"range,omitzero"`
-	Type2        string   `json:"type"`
-	XTick        *string  `json:"-"`
-	Émoji        *string  `json:"émoji,omitzero"`
+	X            string       `json:"-"`
+	X2           *string      `json:"-"`
+	X1st         *string      `json:"1st,omitzero"`
+	AB           *string      `json:"AB,omitzero"`
+	AB2          *string      `json:"AB2,omitzero"`
+	Handler      *string      `json:"Handler,omitzero"`
+	MarshalJSON2 *string      `json:"MarshalJSON,omitzero"`
+	Type         *string      `json:"Type,omitzero"`
+	AB3          *string      `json:"a b,omitzero"`
+	AB4          string       `json:"-"`
+	AB5          *string      `json:"a-b,omitzero"`
+	AB6          *string      `json:"a.b,omitzero"`
+	AB7          *string      `json:"a_b,omitzero"`
+	BackSlash    *string      `json:"-"`
+	Func         *jsonval.Int `json:"func,omitzero"`
+	Interface    *string      `json:"interface,omitzero"`
+	Package      *bool        `json:"package,omitzero"`
+	QuoteD       *string      `json:"-"`
+	Range        *float64     `json:"range,omitzero"`
+	Type2        string       `json:"type"`
+	XTick        *string      `json:"-"`
+	Émoji        *string      `json:"émoji,omitzero"`
 	// 非 ASCII */
 	X价格 float64 `json:"价格"`
 }
 
-// MarshalJSON encodes NamesInput, including the members whose names a struct tag cannot carry.
+// MarshalJSON encodes NamesInput with every member it holds.
 func (v NamesInput) MarshalJSON() ([]byte, error) {
 	type plain NamesInput
-	return marshalMembers(plain(v), []member{{"", v.X, false}, {"-", v.X2, true}, {"a,b", v.AB4, false}, {"back\\slash", v.BackSlash, true}, {"quote\"d", v.QuoteD, true}, {"x`tick", v.XTick, true}})
+	return jsonval.MarshalObject[json.RawMessage](plain(v), []string{"", "-", "1st", "AB", "AB2", "Handler", "MarshalJSON", "Type", "a b", "a,b", "a-b", "a.b", "a_b", "back\\slash", "func", "interface", "package", "quote\"d", "range", "type", "x`tick", "émoji", "价格"}, []jsonval.Member{{Name: "", Value: v.X, Omit: false}, {Name: "-", Value: v.X2, Omit: true}, {Name: "a,b", Value: v.AB4, Omit: false}, {Name: "back\\slash", Value: v.BackSlash, Omit: true}, {Name: "quote\"d", Value: v.QuoteD, Omit: true}, {Name: "x`tick", Value: v.XTick, Omit: true}}, nil)
 }
 
-// UnmarshalJSON decodes NamesInput, including the members whose names a struct tag cannot carry.
+// UnmarshalJSON decodes NamesInput, matching member names exactly.
 func (v *NamesInput) UnmarshalJSON(data []byte) error {
 	type plain NamesInput
-	if err := json.Unmarshal(data, (*plain)(v)); err != nil {
-		return err
-	}
-	return unmarshalMembers(data, map[string]any{
-		"":            &v.X,
-		"-":           &v.X2,
-		"a,b":         &v.AB4,
-		"back\\slash": &v.BackSlash,
-		"quote\"d":    &v.QuoteD,
-		"x`tick":      &v.XTick,
-	})
+	return jsonval.UnmarshalObject[json.RawMessage](data, (*plain)(v), []string{"", "-", "1st", "AB", "AB2", "Handler", "MarshalJSON", "Type", "a b", "a,b", "a-b", "a.b", "a_b", "back\\slash", "func", "interface", "package", "quote\"d", "range", "type", "x`tick", "émoji", "价格"}, []jsonval.Member{{Name: "", Value: &v.X}, {Name: "-", Value: &v.X2}, {Name: "a,b", Value: &v.AB4}, {Name: "back\\slash", Value: &v.BackSlash}, {Name: "quote\"d", Value: &v.QuoteD}, {Name: "x`tick", Value: &v.XTick}}, nil)
 }
 
 // NamesOutput is the output of the tool names.
 type NamesOutput struct {
 	X  *string `json:"-"`
 	Ok *bool   `json:"ok,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes NamesOutput, including the members whose names a struct tag cannot carry.
+// MarshalJSON encodes NamesOutput with every member it holds.
 func (v NamesOutput) MarshalJSON() ([]byte, error) {
 	type plain NamesOutput
-	return marshalMembers(plain(v), []member{{"", v.X, false}})
+	return jsonval.MarshalObject(plain(v), []string{"", "ok"}, []jsonval.Member{{Name: "", Value: v.X, Omit: false}}, v.Extra)
 }
 
-// UnmarshalJSON decodes NamesOutput, including the members whose names a struct tag cannot carry.
+// UnmarshalJSON decodes NamesOutput, matching member names exactly.
 func (v *NamesOutput) UnmarshalJSON(data []byte) error {
 	type plain NamesOutput
-	if err := json.Unmarshal(data, (*plain)(v)); err != nil {
-		return err
-	}
-	return unmarshalMembers(data, map[string]any{"": &v.X})
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"", "ok"}, []jsonval.Member{{Name: "", Value: &v.X}}, &v.Extra)
 }
 
 // NamesInput2Input is the input of the tool names_input.
 type NamesInput2Input struct {
 	X *string `json:"x,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes NamesInput2Input with every member it holds.
+func (v NamesInput2Input) MarshalJSON() ([]byte, error) {
+	type plain NamesInput2Input
+	return jsonval.MarshalObject(plain(v), []string{"x"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes NamesInput2Input, matching member names exactly.
+func (v *NamesInput2Input) UnmarshalJSON(data []byte) error {
+	type plain NamesInput2Input
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"x"}, nil, &v.Extra)
 }
 
 // NamesInput2Output is the output of the tool names_input.
@@ -141,6 +266,21 @@ type RecursiveInput struct {
 	List     *RecursiveCell  `json:"list,omitzero"`
 	Ping     *RecursivePing  `json:"ping,omitzero"`
 	Tree     RecursiveNode   `json:"tree"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes RecursiveInput with every member it holds.
+func (v RecursiveInput) MarshalJSON() ([]byte, error) {
+	type plain RecursiveInput
+	return jsonval.MarshalObject(plain(v), []string{"again", "anchored", "escaped", "list", "ping", "tree"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes RecursiveInput, matching member names exactly.
+func (v *RecursiveInput) UnmarshalJSON(data []byte) error {
+	type plain RecursiveInput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"again", "anchored", "escaped", "list", "ping", "tree"}, nil, &v.Extra)
 }
 
 // RecursiveLeaf is the schema at "#/$defs/leaf" of recursive.
@@ -153,39 +293,129 @@ const (
 )
 
 // RecursiveAB is the schema at "#/$defs/a~1b" of recursive.
-type RecursiveAB []*RecursiveAB
+type RecursiveAB []RecursiveAB
 
 // RecursiveCell is the schema at "#/$defs/cell" of recursive.
 type RecursiveCell struct {
 	Next  *RecursiveCell `json:"next,omitzero"`
-	Value int64          `json:"value"`
+	Value jsonval.Int    `json:"value"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes RecursiveCell with every member it holds.
+func (v RecursiveCell) MarshalJSON() ([]byte, error) {
+	type plain RecursiveCell
+	return jsonval.MarshalObject(plain(v), []string{"next", "value"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes RecursiveCell, matching member names exactly.
+func (v *RecursiveCell) UnmarshalJSON(data []byte) error {
+	type plain RecursiveCell
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"next", "value"}, nil, &v.Extra)
 }
 
 // RecursivePing is the schema at "#/$defs/ping" of recursive.
 type RecursivePing struct {
 	Pong RecursivePong `json:"pong"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes RecursivePing with every member it holds.
+func (v RecursivePing) MarshalJSON() ([]byte, error) {
+	type plain RecursivePing
+	return jsonval.MarshalObject(plain(v), []string{"pong"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes RecursivePing, matching member names exactly.
+func (v *RecursivePing) UnmarshalJSON(data []byte) error {
+	type plain RecursivePing
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"pong"}, nil, &v.Extra)
 }
 
 // RecursivePong is the schema at "#/$defs/pong" of recursive.
 type RecursivePong struct {
 	Ping *RecursivePing `json:"ping,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes RecursivePong with every member it holds.
+func (v RecursivePong) MarshalJSON() ([]byte, error) {
+	type plain RecursivePong
+	return jsonval.MarshalObject(plain(v), []string{"ping"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes RecursivePong, matching member names exactly.
+func (v *RecursivePong) UnmarshalJSON(data []byte) error {
+	type plain RecursivePong
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"ping"}, nil, &v.Extra)
 }
 
 // RecursiveNode is the schema at "#/$defs/node" of recursive.
 type RecursiveNode struct {
-	Children []*RecursiveNode         `json:"children"`
+	Children []RecursiveNode          `json:"children"`
 	Name     string                   `json:"name"`
 	Parent   Nullable[*RecursiveNode] `json:"parent,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes RecursiveNode with every member it holds.
+func (v RecursiveNode) MarshalJSON() ([]byte, error) {
+	type plain RecursiveNode
+	return jsonval.MarshalObject(plain(v), []string{"children", "name", "parent"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes RecursiveNode, matching member names exactly.
+func (v *RecursiveNode) UnmarshalJSON(data []byte) error {
+	type plain RecursiveNode
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"children", "name", "parent"}, nil, &v.Extra)
 }
 
 // RecursiveOutput is the output of the tool recursive.
 type RecursiveOutput struct {
 	Tree RecursiveNode2 `json:"tree"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes RecursiveOutput with every member it holds.
+func (v RecursiveOutput) MarshalJSON() ([]byte, error) {
+	type plain RecursiveOutput
+	return jsonval.MarshalObject(plain(v), []string{"tree"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes RecursiveOutput, matching member names exactly.
+func (v *RecursiveOutput) UnmarshalJSON(data []byte) error {
+	type plain RecursiveOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"tree"}, nil, &v.Extra)
 }
 
 // RecursiveNode2 is the schema at "#/$defs/node" of recursive.
 type RecursiveNode2 struct {
-	Kids map[string]*RecursiveNode2 `json:"kids"`
+	Kids map[string]RecursiveNode2 `json:"kids"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes RecursiveNode2 with every member it holds.
+func (v RecursiveNode2) MarshalJSON() ([]byte, error) {
+	type plain RecursiveNode2
+	return jsonval.MarshalObject(plain(v), []string{"kids"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes RecursiveNode2, matching member names exactly.
+func (v *RecursiveNode2) UnmarshalJSON(data []byte) error {
+	type plain RecursiveNode2
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"kids"}, nil, &v.Extra)
 }
 
 // UnionsInput is the input of the tool unions.
@@ -193,7 +423,7 @@ type UnionsInput struct {
 	Anything json.RawMessage `json:"anything,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: maximum 99999999999999999999,
 	// minimum -99999999999999999999.
-	Big    *json.Number       `json:"big,omitzero"`
+	Big    *jsonval.Int       `json:"big,omitzero"`
 	Counts *UnionsInputCounts `json:"counts,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: format "email".
 	Email    *string                       `json:"email,omitzero"`
@@ -201,15 +431,15 @@ type UnionsInput struct {
 	EnumNull Nullable[UnionsInputEnumNull] `json:"enum_null,omitzero"`
 	Event    *UnionsInputEvent             `json:"event,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: const 42.
-	Fixed *int64                     `json:"fixed,omitzero"`
+	Fixed *jsonval.Int64             `json:"fixed,omitzero"`
 	Free  map[string]json.RawMessage `json:"free,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: enum [1,2,3].
-	IntEnum  *int64             `json:"int_enum,omitzero"`
+	IntEnum  *jsonval.Int64     `json:"int_enum,omitzero"`
 	Loose    UnionsInputLoose   `json:"loose,omitzero"`
 	Maybe    Nullable[DateTime] `json:"maybe,omitzero"`
 	Merged   *UnionsInputMerged `json:"merged,omitzero"`
 	Multi    UnionsInputMulti   `json:"multi,omitzero"`
-	Narrowed json.RawMessage    `json:"narrowed,omitzero"`
+	Narrowed *string            `json:"narrowed,omitzero"`
 	Numeric  *float64           `json:"numeric,omitzero"`
 	Shape    UnionsInputShape   `json:"shape"`
 	Stamp    *DateTime          `json:"stamp,omitzero"`
@@ -222,7 +452,22 @@ type UnionsInput struct {
 
 // UnionsInputCounts is the type of member "counts" of UnionsInput.
 type UnionsInputCounts struct {
-	Total *int64 `json:"total,omitzero"`
+	Total *jsonval.Int `json:"total,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]jsonval.Int `json:"-"`
+}
+
+// MarshalJSON encodes UnionsInputCounts with every member it holds.
+func (v UnionsInputCounts) MarshalJSON() ([]byte, error) {
+	type plain UnionsInputCounts
+	return jsonval.MarshalObject(plain(v), []string{"total"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UnionsInputCounts, matching member names exactly.
+func (v *UnionsInputCounts) UnmarshalJSON(data []byte) error {
+	type plain UnionsInputCounts
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"total"}, nil, &v.Extra)
 }
 
 // UnionsInputEnumNull is the type of member "enum_null" of UnionsInput.
@@ -280,7 +525,22 @@ func (u *UnionsInputEvent) UnmarshalJSON(data []byte) error {
 // UnionsClick is the schema at "#/$defs/click" of unions.
 type UnionsClick struct {
 	Type UnionsClickType `json:"type"`
-	X    int64           `json:"x"`
+	X    jsonval.Int     `json:"x"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UnionsClick with every member it holds.
+func (v UnionsClick) MarshalJSON() ([]byte, error) {
+	type plain UnionsClick
+	return jsonval.MarshalObject(plain(v), []string{"type", "x"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UnionsClick, matching member names exactly.
+func (v *UnionsClick) UnmarshalJSON(data []byte) error {
+	type plain UnionsClick
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"type", "x"}, nil, &v.Extra)
 }
 
 // UnionsClickType is the type of member "type" of UnionsClick.
@@ -295,6 +555,21 @@ const (
 type UnionsKey struct {
 	Code string        `json:"code"`
 	Type UnionsKeyType `json:"type"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UnionsKey with every member it holds.
+func (v UnionsKey) MarshalJSON() ([]byte, error) {
+	type plain UnionsKey
+	return jsonval.MarshalObject(plain(v), []string{"code", "type"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UnionsKey, matching member names exactly.
+func (v *UnionsKey) UnmarshalJSON(data []byte) error {
+	type plain UnionsKey
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"code", "type"}, nil, &v.Extra)
 }
 
 // UnionsKeyType is the type of member "type" of UnionsKey.
@@ -336,14 +611,14 @@ func UnionsInputLooseFromString(v string) (UnionsInputLoose, error) {
 }
 
 // AsInteger decodes the JSON held as the Integer variant.
-func (x UnionsInputLoose) AsInteger() (int64, error) {
-	var v int64
+func (x UnionsInputLoose) AsInteger() (jsonval.Int, error) {
+	var v jsonval.Int
 	err := json.Unmarshal(x, &v)
 	return v, err
 }
 
 // UnionsInputLooseFromInteger encodes v as a UnionsInputLoose.
-func UnionsInputLooseFromInteger(v int64) (UnionsInputLoose, error) {
+func UnionsInputLooseFromInteger(v jsonval.Int) (UnionsInputLoose, error) {
 	data, err := json.Marshal(v)
 	return UnionsInputLoose(data), err
 }
@@ -366,22 +641,44 @@ type UnionsPoly struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "poly".
 	Kind   string      `json:"kind"`
 	Points [][]float64 `json:"points"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UnionsPoly with every member it holds.
+func (v UnionsPoly) MarshalJSON() ([]byte, error) {
+	type plain UnionsPoly
+	return jsonval.MarshalObject(plain(v), []string{"kind", "points"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UnionsPoly, matching member names exactly.
+func (v *UnionsPoly) UnmarshalJSON(data []byte) error {
+	type plain UnionsPoly
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"kind", "points"}, nil, &v.Extra)
 }
 
 // UnionsInputMerged is the type of member "merged" of UnionsInput.
 type UnionsInputMerged struct {
-	Extra string                `json:"extra"`
-	Type  UnionsInputMergedType `json:"type"`
-	X     int64                 `json:"x"`
+	Extra2 string          `json:"extra"`
+	Type   UnionsClickType `json:"type"`
+	X      jsonval.Int     `json:"x"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnionsInputMergedType is the type of member "type" of UnionsInputMerged.
-type UnionsInputMergedType string
+// MarshalJSON encodes UnionsInputMerged with every member it holds.
+func (v UnionsInputMerged) MarshalJSON() ([]byte, error) {
+	type plain UnionsInputMerged
+	return jsonval.MarshalObject(plain(v), []string{"extra", "type", "x"}, nil, v.Extra)
+}
 
-// The values of UnionsInputMergedType.
-const (
-	UnionsInputMergedTypeClick UnionsInputMergedType = "click"
-)
+// UnmarshalJSON decodes UnionsInputMerged, matching member names exactly.
+func (v *UnionsInputMerged) UnmarshalJSON(data []byte) error {
+	type plain UnionsInputMerged
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"extra", "type", "x"}, nil, &v.Extra)
+}
 
 // UnionsInputMulti is the type of member "multi" of UnionsInput.
 type UnionsInputMulti json.RawMessage
@@ -414,14 +711,14 @@ func UnionsInputMultiFromString(v string) (UnionsInputMulti, error) {
 }
 
 // AsInteger decodes the JSON held as the Integer variant.
-func (x UnionsInputMulti) AsInteger() (int64, error) {
-	var v int64
+func (x UnionsInputMulti) AsInteger() (jsonval.Int, error) {
+	var v jsonval.Int
 	err := json.Unmarshal(x, &v)
 	return v, err
 }
 
 // UnionsInputMultiFromInteger encodes v as a UnionsInputMulti.
-func UnionsInputMultiFromInteger(v int64) (UnionsInputMulti, error) {
+func UnionsInputMultiFromInteger(v jsonval.Int) (UnionsInputMulti, error) {
 	data, err := json.Marshal(v)
 	return UnionsInputMulti(data), err
 }
@@ -496,6 +793,21 @@ type UnionsInputShapeCircle struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "circle".
 	Kind string  `json:"kind"`
 	R    float64 `json:"r"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UnionsInputShapeCircle with every member it holds.
+func (v UnionsInputShapeCircle) MarshalJSON() ([]byte, error) {
+	type plain UnionsInputShapeCircle
+	return jsonval.MarshalObject(plain(v), []string{"kind", "r"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UnionsInputShapeCircle, matching member names exactly.
+func (v *UnionsInputShapeCircle) UnmarshalJSON(data []byte) error {
+	type plain UnionsInputShapeCircle
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"kind", "r"}, nil, &v.Extra)
 }
 
 // UnionsInputShapeSquare is the variant of UnionsInputShape whose "kind" is "square".
@@ -503,6 +815,21 @@ type UnionsInputShapeSquare struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "square".
 	Kind string  `json:"kind"`
 	Side float64 `json:"side"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UnionsInputShapeSquare with every member it holds.
+func (v UnionsInputShapeSquare) MarshalJSON() ([]byte, error) {
+	type plain UnionsInputShapeSquare
+	return jsonval.MarshalObject(plain(v), []string{"kind", "side"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UnionsInputShapeSquare, matching member names exactly.
+func (v *UnionsInputShapeSquare) UnmarshalJSON(data []byte) error {
+	type plain UnionsInputShapeSquare
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"kind", "side"}, nil, &v.Extra)
 }
 
 // UnionsOutput is the output of the tool unions.
@@ -552,6 +879,21 @@ func (u *UnionsOutput) UnmarshalJSON(data []byte) error {
 type UnionsOutputOk struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "ok".
 	Status string `json:"status"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UnionsOutputOk with every member it holds.
+func (v UnionsOutputOk) MarshalJSON() ([]byte, error) {
+	type plain UnionsOutputOk
+	return jsonval.MarshalObject(plain(v), []string{"status"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UnionsOutputOk, matching member names exactly.
+func (v *UnionsOutputOk) UnmarshalJSON(data []byte) error {
+	type plain UnionsOutputOk
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"status"}, nil, &v.Extra)
 }
 
 // UnionsOutputFailed is the variant of UnionsOutput whose "status" is "failed".
@@ -559,6 +901,21 @@ type UnionsOutputFailed struct {
 	Reason string `json:"reason"`
 	// Checked by the runtime's schema validation, not by this Go type: const "failed".
 	Status string `json:"status"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UnionsOutputFailed with every member it holds.
+func (v UnionsOutputFailed) MarshalJSON() ([]byte, error) {
+	type plain UnionsOutputFailed
+	return jsonval.MarshalObject(plain(v), []string{"reason", "status"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UnionsOutputFailed, matching member names exactly.
+func (v *UnionsOutputFailed) UnmarshalJSON(data []byte) error {
+	type plain UnionsOutputFailed
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"reason", "status"}, nil, &v.Extra)
 }
 
 // Nullable is a member that is optional and nullable: absent (Set false), null (Set and Null)
@@ -622,49 +979,4 @@ func (d DateTime) Time() (time.Time, error) {
 // DateTimeOf formats t as RFC 3339.
 func DateTimeOf(t time.Time) DateTime {
 	return DateTime(t.Format(time.RFC3339Nano))
-}
-
-// member is a struct member whose name a json tag cannot carry.
-type member struct {
-	name  string
-	value any
-	omit  bool
-}
-
-// marshalMembers encodes v, a struct, as an object with members added.
-func marshalMembers(v any, members []member) ([]byte, error) {
-	data, err := json.Marshal(v)
-	var obj map[string]json.RawMessage
-	if err == nil {
-		err = json.Unmarshal(data, &obj)
-	}
-	for _, m := range members {
-		if err != nil {
-			return nil, err
-		}
-		if m.omit && reflect.ValueOf(m.value).IsZero() {
-			continue
-		}
-		obj[m.name], err = json.Marshal(m.value)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(obj)
-}
-
-// unmarshalMembers decodes the members of data named in targets into them.
-func unmarshalMembers(data []byte, targets map[string]any) error {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return err
-	}
-	for name, target := range targets {
-		if raw, ok := obj[name]; ok {
-			if err := json.Unmarshal(raw, target); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

@@ -1,0 +1,223 @@
+package ir
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// GoReserved are the package-level names of a generated Go package that
+// schema types never take: its API and its helpers.
+var GoReserved = []string{
+	"Handler", "Client", "NewClient", "New", "Tools", "Descriptor", "ProviderID", "Revision",
+	"Nullable", "NullableValue", "NullableNull", "DateTime", "DateTimeOf",
+}
+
+// goPrivate are the unexported package-level names of a generated Go
+// package that schema constants never take.
+var goPrivate = []string{"adapt", "member"}
+
+// memberReserved are the names a field, variant or accessor never takes
+// within its type: the JSON methods.
+var memberReserved = []string{"MarshalJSON", "UnmarshalJSON"}
+
+// ToolNames are the identifiers a tool gets in the targets.
+type ToolNames struct {
+	// GoMethod is the Handler and Client method; GoInputSchema and
+	// GoOutputSchema are the unexported constants of its schemas.
+	GoMethod, GoInputSchema, GoOutputSchema string
+	// KotlinMethod is the tool's Kotlin name prefix.
+	KotlinMethod string
+}
+
+// namer allocates every name of one Provider, in a fixed order: tools by
+// name; each tool's method and type names first, then its input's and
+// its output's nodes depth first, members by name.
+type namer struct {
+	goNS, goPriv, ktNS *namespace
+	seen               map[*Node]bool
+	decls              []*Node
+}
+
+// nameProvider names the tools and every declared node of their graphs.
+func nameProvider(p *Provider) {
+	nm := &namer{
+		goNS: newNamespace(GoReserved...), goPriv: newNamespace(goPrivate...),
+		ktNS: newNamespace(p.Targets.KotlinClass, p.Targets.KotlinClass+"Base", p.Targets.KotlinService),
+		seen: map[*Node]bool{},
+	}
+	for _, t := range p.Tools {
+		m := nm.goNS.take(exportName(t.Name))
+		t.Names = ToolNames{GoMethod: m, KotlinMethod: nm.ktNS.take(exportName(t.Name))}
+		nm.root(t.Input, m+"Input", t.Names.KotlinMethod+"Input", "the input of the tool "+t.Name)
+		nm.root(t.Output, m+"Output", t.Names.KotlinMethod+"Output", "the output of the tool "+t.Name)
+		t.Names.GoInputSchema = nm.goPriv.take(unexport(m) + "InputSchema")
+		t.Names.GoOutputSchema = nm.goPriv.take(unexport(m) + "OutputSchema")
+	}
+	for _, t := range p.Tools {
+		nm.visit(t, t.Input.Graph.Root, "", "")
+		nm.visit(t, t.Output.Graph.Root, "", "")
+	}
+	p.Decls = nm.decls
+}
+
+// root declares a schema's root node under its fixed names.
+func (nm *namer) root(s *Schema, goName, ktName, what string) {
+	r := s.Graph.Root
+	r.Declared, r.GoName, r.KotlinName, r.What = true, nm.goNS.take(goName), nm.ktNS.take(ktName), what
+}
+
+// declare names a node that is a type of its own.
+func (nm *namer) declare(n *Node, goHint, ktHint, what string) {
+	if n.GoName != "" {
+		return
+	}
+	n.Declared, n.GoName, n.KotlinName, n.What = true, nm.goNS.take(goHint), nm.ktNS.take(ktHint), what
+}
+
+// declares reports whether a node's kind is a named type in every
+// target.
+func declares(n *Node) bool {
+	switch n.Kind {
+	case KindObject, KindEnum, KindTagged, KindUnion:
+		return true
+	}
+	return false
+}
+
+// visit names n (reached under the hints) and everything below it.
+func (nm *namer) visit(t *Tool, n *Node, goHint, ktHint string) {
+	if n == nil || nm.seen[n] {
+		return
+	}
+	nm.seen[n] = true
+	if declares(n) {
+		nm.declare(n, goHint, ktHint, n.What)
+	}
+	if n.Declared {
+		goHint, ktHint = n.GoName, n.KotlinName
+		nm.decls = append(nm.decls, n)
+	}
+	switch n.Kind {
+	case KindRef:
+		if refLike(n) {
+			nm.ref(t, n.Target)
+		} else {
+			nm.visit(t, n.Target, goHint, ktHint)
+		}
+	case KindObject:
+		nm.members(t, n)
+	case KindEnum:
+		for _, v := range n.Values {
+			v.GoName, v.KotlinName = nm.goNS.take(n.GoName+exportName(v.Value)), exportName(v.Value)
+		}
+	case KindTagged, KindUnion:
+		nm.variants(t, n)
+	case KindArray, KindTuple:
+		for i, p := range n.Prefix {
+			nm.visit(t, p, goHint+"Item"+strconv.Itoa(i+1), ktHint+"Item"+strconv.Itoa(i+1))
+		}
+		nm.visit(t, n.Items, goHint+"Item", ktHint+"Item")
+	case KindMap:
+		nm.visit(t, n.ExtraNode, goHint+"Value", ktHint+"Value")
+	}
+}
+
+// refLike reports whether a KindRef node is a "$ref" (rather than a
+// union or allOf reduced to one branch, which takes the node's hints).
+func refLike(n *Node) bool {
+	obj := n.Obj()
+	return obj != nil && refOf(obj) != ""
+}
+
+// ref names the target of a "$ref" after its location: <Tool><last
+// pointer token>. An array, map or tuple target is declared too, so
+// that a recursive one has a name to refer to.
+func (nm *namer) ref(t *Tool, target *Node) {
+	if nm.seen[target] {
+		return
+	}
+	last := "Root"
+	if target.Ptr != "" {
+		last = exportName(lastToken(target.Ptr))
+	}
+	what := fmt.Sprintf("the schema at %q of %s", "#"+target.Ptr, t.Name)
+	switch target.Kind {
+	case KindArray, KindMap, KindTuple:
+		nm.declare(target, t.Names.GoMethod+last, t.Names.KotlinMethod+last, what)
+	}
+	if target.What == "" {
+		target.What = what
+	}
+	nm.visit(t, target, t.Names.GoMethod+last, t.Names.KotlinMethod+last)
+}
+
+// members names an object's fields (unique within the type, "Extra"
+// kept for the extra members) and the fields' types.
+func (nm *namer) members(t *Tool, n *Node) {
+	gns, kns := newNamespace(memberReserved...), newNamespace()
+	if n.Extra != ExtraNone {
+		gns.take("Extra")
+		kns.take("extra")
+	}
+	for _, p := range n.Props {
+		p.GoName = gns.take(exportName(p.Name))
+		p.KotlinName = kns.take(unexport(exportName(p.Name)))
+	}
+	for _, p := range n.Props {
+		if p.Node.What == "" {
+			p.Node.What = fmt.Sprintf("the type of member %q of %s", p.Name, n.GoName)
+		}
+		nm.visit(t, p.Node, n.GoName+p.GoName, n.KotlinName+exportName(p.Name))
+	}
+	nm.visit(t, n.ExtraNode, n.GoName+"Value", n.KotlinName+"Value")
+}
+
+// variants names a union's variants and their types.
+func (nm *namer) variants(t *Tool, n *Node) {
+	vns := newNamespace(memberReserved...)
+	for i, v := range n.Variants {
+		name := variantName(v, i)
+		if n.Kind == KindTagged {
+			name = exportName(v.Value)
+		}
+		v.GoName, v.KotlinName = vns.take(name), name
+		if n.Kind == KindUnion {
+			v.GoCtor = nm.goNS.take(n.GoName + "From" + v.GoName)
+		}
+	}
+	for _, v := range n.Variants {
+		what := "a variant of " + n.GoName
+		if n.Kind == KindTagged {
+			what = fmt.Sprintf("the variant of %s whose %q is %q", n.GoName, n.Disc, v.Value)
+		}
+		if v.Node.What == "" {
+			v.Node.What = what
+		}
+		nm.visit(t, v.Node, n.GoName+v.GoName, n.KotlinName+v.KotlinName)
+	}
+}
+
+// variantName names an open union's branch: its "$ref"'s last token, the
+// branch's one type, or VariantN.
+func variantName(v *Variant, i int) string {
+	if obj := v.Node.Obj(); obj != nil {
+		if ref := refOf(obj); ref != "" && lastToken(ref) != "" {
+			return exportName(lastToken(ref))
+		}
+	}
+	switch v.Node.Resolved().Kind {
+	case KindString, KindEnum:
+		return "String"
+	case KindInteger:
+		return "Integer"
+	case KindNumber:
+		return "Number"
+	case KindBool:
+		return "Boolean"
+	case KindObject, KindMap:
+		return "Object"
+	case KindArray, KindTuple:
+		return "Array"
+	}
+	return "Variant" + strconv.Itoa(i+1)
+}
