@@ -70,4 +70,3 @@ func (ns *namespace) take(want string) string {
 	ns.used[name] = true
 	return name
 }
-

@@ -89,4 +89,3 @@ func renderDateTime(f *jen.File) {
 	f.Func().Id("DateTimeOf").Params(jen.Id("t").Qual("time", "Time")).Id("DateTime").Block(
 		jen.Return(jen.Id("DateTime").Call(jen.Id("t").Dot("Format").Call(jen.Qual("time", "RFC3339Nano")))))
 }
-
