@@ -96,5 +96,9 @@ const SocketFlag = "socket"
 // TimeoutFlag is the persistent flag that bounds a whole call.
 const TimeoutFlag = "timeout"
 
+// RequestIDFlag is the persistent flag that runs a call under a given
+// request ID: the ID a failed call printed resumes that call.
+const RequestIDFlag = "request-id"
+
 // ReservedFlags are flag names no property may take.
-var ReservedFlags = []string{JSONFlag, SocketFlag, TimeoutFlag, "help"}
+var ReservedFlags = []string{JSONFlag, SocketFlag, TimeoutFlag, RequestIDFlag, "help"}

@@ -19,7 +19,7 @@ import (
 )
 
 // testApp is a hand-written table with one flag of every kind.
-var testApp = &cetpcli.App{Name: "cetp-test", Product: "notes", ProductShort: "Notes", SocketEnv: "CETP_TEST_SOCKET",
+var testApp = &cetpcli.App{Name: "cetp-test", Product: "notes", ProductShort: "Notes", SocketEnv: "CETP_TEST_SOCKET", ProviderID: "com.example.notes",
 	Commands: []cetpcli.Command{
 		{Path: "notes echo", Aliases: []string{"notes say", "notes other echo"}, Canonical: "notes.echo", Tool: "echo",
 			Required: []string{"text"}, Flags: []cetpcli.Flag{

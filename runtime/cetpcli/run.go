@@ -57,13 +57,29 @@ func (r *runner) run(cmd *cobra.Command, c *Command, values []*value) error {
 	if err != nil {
 		return err
 	}
+	id, err := requestID(cmd)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := withTimeout(cmd)
 	defer cancel()
-	res, err := r.call(ctx, socket, c.Tool, args)
+	res, err := r.call(ctx, socket, id, c.Tool, args)
 	if err != nil {
-		return &cliout.TransportError{Err: err}
+		return cliout.Exchange("call "+c.Tool, err)
 	}
 	return printJSON(cmd.OutOrStdout(), res)
+}
+
+// requestID is --request-id, which must be a UUID, else a new request ID.
+func requestID(cmd *cobra.Command) (string, error) {
+	id, _ := cmd.Flags().GetString(RequestIDFlag)
+	switch {
+	case id == "":
+		return consumer.NewRequestID(), nil
+	case !consumer.IsRequestID(id):
+		return "", usagef("--%s %q is not a UUID", RequestIDFlag, id)
+	}
+	return id, nil
 }
 
 // withTimeout is the command's context, bounded by --timeout when given.
@@ -86,17 +102,24 @@ func (r *runner) socket(cmd *cobra.Command) (string, error) {
 	return s, nil
 }
 
-// call connects to the Provider and executes tool once; the Consumer
-// client negotiates, retries, launches resolutions and follows
-// operations.
-func (r *runner) call(ctx context.Context, socket, tool string, args json.RawMessage) (json.RawMessage, error) {
-	conn, err := r.env.dial(ctx, socket)
-	if err != nil {
-		return nil, err
+// call connects to the Provider and executes tool once under requestID;
+// the Consumer client negotiates, refuses a Provider that is not
+// App.ProviderID, retries (dialing again after a broken connection, under
+// the same request ID), launches resolutions and follows operations.
+func (r *runner) call(ctx context.Context, socket, requestID, tool string, args json.RawMessage) (json.RawMessage, error) {
+	rd := consumer.Redial(func(ctx context.Context) (consumer.Conn, error) {
+		c, err := r.env.dial(ctx, socket)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	})
+	defer rd.Close()
+	if err := rd.Connect(ctx); err != nil {
+		return nil, &cliout.TransportError{Err: fmt.Errorf("connect to %s: %w", socket, err)}
 	}
-	defer conn.Close()
-	c := consumer.New(conn, consumer.Options{Capabilities: Capabilities, LaunchResolutions: true})
-	return c.ExecuteTool(ctx, tool, args)
+	c := consumer.New(rd, consumer.Options{Capabilities: Capabilities, LaunchResolutions: true, ProviderID: r.app.ProviderID})
+	return c.ExecuteToolID(ctx, requestID, tool, args)
 }
 
 // printJSON writes the result, indented, with a final newline.

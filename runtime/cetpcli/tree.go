@@ -20,6 +20,7 @@ func NewRoot(app *App, env Env) *cobra.Command {
 		SilenceUsage: true, SilenceErrors: true}
 	root.PersistentFlags().String(SocketFlag, "", "path of the Provider's Unix socket (default $"+app.SocketEnv+")")
 	root.PersistentFlags().Duration(TimeoutFlag, 0, "bound the whole call, confirmation and background work included (0: the client's own per-request bound)")
+	root.PersistentFlags().String(RequestIDFlag, "", "run the call under this request ID (a UUID; default: a new one). The ID a failed call printed, with the same arguments, resumes that call: the Provider answers with its stored outcome instead of running it again")
 	root.AddCommand(catalog.NewCommand(env.catalog()))
 	r := &runner{app: app, env: env}
 	for i := range app.Commands {

@@ -4,7 +4,12 @@
 // and the one JSON shape in which they report an error on stderr:
 //
 //	{"error": {"source": "provider"|"cli", "code", "message", "retryable",
-//	           "retry_after_ms"?, "request_id"?, "details"?}}
+//	           "retry_after_ms"?, "request_id"?, "details"?, "hint"?}}
+//
+// request_id is the ID of the call that failed, for a Provider error and
+// for a call that got no answer alike; hint, on the latter, says to run
+// the call again under that ID (the Provider then answers with its stored
+// outcome) instead of under a new one.
 //
 // A Provider's text is untrusted: Printable escapes what a terminal would
 // interpret.

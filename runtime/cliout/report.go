@@ -25,6 +25,9 @@ const (
 const (
 	CodeUsage     = "CLI_USAGE"
 	CodeTransport = "CLI_TRANSPORT"
+	// CodeWrongProvider is a Provider whose negotiated provider_id is
+	// not the one the command expects; nothing was sent to it.
+	CodeWrongProvider = "CLI_WRONG_PROVIDER"
 )
 
 // ErrorBody is the object under "error" on stderr.
@@ -36,6 +39,9 @@ type ErrorBody struct {
 	RetryAfterMs int64           `json:"retry_after_ms,omitempty"`
 	RequestID    string          `json:"request_id,omitempty"`
 	Details      json.RawMessage `json:"details,omitempty"`
+	// Hint says how to learn the outcome of a call that got no answer:
+	// run it again under its request ID (§4.1, §6).
+	Hint string `json:"hint,omitempty"`
 }
 
 // TransportError is an exchange with the Provider that did not complete:
@@ -84,9 +90,18 @@ func Classify(err error) (ErrorBody, int) {
 		return ErrorBody{Source: "provider", Code: string(pe.Code), Message: Printable(pe.Message),
 			Retryable: pe.Retryable, RetryAfterMs: pe.RetryAfter.Milliseconds(), Details: validJSON(pe.Details)}, ExitProvider
 	}
+	var pm *consumer.ProviderMismatchError
+	if errors.As(err, &pm) {
+		return ErrorBody{Source: "cli", Code: CodeWrongProvider, Message: Printable(err.Error())}, ExitTransport
+	}
 	var te *TransportError
 	if errors.As(err, &te) {
-		return ErrorBody{Source: "cli", Code: CodeTransport, Message: err.Error()}, ExitTransport
+		body := ErrorBody{Source: "cli", Code: CodeTransport, Message: Printable(err.Error()), RequestID: consumer.RequestIDOf(err)}
+		if body.RequestID != "" {
+			body.Hint = "the call may have run: run it again with --request-id " + body.RequestID +
+				" and the same arguments to get its outcome, never with a new ID"
+		}
+		return body, ExitTransport
 	}
 	return ErrorBody{Source: "cli", Code: CodeUsage, Message: err.Error()}, ExitUsage
 }

@@ -13,26 +13,40 @@ import (
 
 // toolCache holds the compiled output schemas of the last tool list, keyed
 // by its revision: a list with the same revision reuses them, another
-// revision replaces them all.
+// revision replaces them all. It also records the session the list was
+// fetched on: a new session fetches the list again before it checks a
+// result, so the revision is checked after every negotiation (§3.3).
 type toolCache struct {
 	mu       sync.Mutex
 	revision string
 	known    bool
+	session  *Session
 	out      map[string]*jsonschema.Schema // nil entry: did not compile
 }
 
-// update caches the schemas of l unless its revision is the cached one.
-func (t *toolCache) update(l *ToolList) {
+// update caches the schemas of the tools l keeps, listed on session s;
+// schemas compiled for the same revision are reused.
+func (t *toolCache) update(l *ToolList, s *Session) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.known && t.revision == l.Revision {
-		return
-	}
+	t.session = s
+	same := t.known && t.revision == l.Revision
 	out := make(map[string]*jsonschema.Schema, len(l.Tools))
 	for _, tool := range l.Tools {
+		if prev, ok := t.out[tool.Name]; same && ok {
+			out[tool.Name] = prev
+			continue
+		}
 		out[tool.Name], _ = compileUntrusted(tool.Name, tool.OutputSchema)
 	}
 	t.revision, t.known, t.out = l.Revision, true, out
+}
+
+// fresh reports whether the cached list was fetched on session s.
+func (t *toolCache) fresh(s *Session) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.known && s != nil && t.session == s
 }
 
 // output returns the compiled output schema of tool, if cached and

@@ -2,7 +2,10 @@ package consumer
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
@@ -19,12 +22,41 @@ const (
 	MaxToolsListed    = 4096
 	MaxScopesPerTool  = 64
 	maxScopeNameBytes = 128
+	// MaxProviderName caps provider_name, which is cut; MaxProviderID and
+	// MaxRevision bound provider_id and revision, identifiers that are
+	// refused rather than cut when longer or not of their form.
+	MaxProviderName = 200
+	MaxProviderID   = 255
+	MaxRevision     = 128
+	// MaxOperationID and MaxResolutionID bound the identifiers of an
+	// operation and a resolution.
+	MaxOperationID  = 128
+	MaxResolutionID = 256
 )
 
 var (
 	toolNameRE  = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 	scopeNameRE = regexp.MustCompile(`^[a-z][a-z0-9_.-]{0,127}$`)
+	// providerIDRE is an Android package name or a name under one (§3.1).
+	providerIDRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$`)
+	// printableIDRE is an opaque identifier of printable ASCII without
+	// spaces: a revision, an operation ID, a resolution ID.
+	printableIDRE = regexp.MustCompile(`^[!-~]+$`)
 )
+
+// checkIdentifier reports why id is not an identifier of at most max
+// bytes matching re, or "".
+func checkIdentifier(what, id string, max int, re *regexp.Regexp) string {
+	switch {
+	case id == "":
+		return what + " is empty"
+	case len(id) > max:
+		return fmt.Sprintf("%s is longer than %d bytes", what, max)
+	case !re.MatchString(id):
+		return what + " has characters outside its form"
+	}
+	return ""
+}
 
 // capError cuts the untrusted parts of a Provider's error. A code that §5
 // does not define becomes a non-retryable INTERNAL_ERROR.
@@ -37,41 +69,92 @@ func capError(e *Error) *Error {
 	if len(e.Details) > MaxErrorDetails || (e.Details != nil && !json.Valid(e.Details)) {
 		e.Details = nil
 	}
-	if len(e.ResumeToken) > MaxResumeToken {
+	if len(e.ResumeToken) > MaxResumeToken || (e.Resolution != nil && len(e.Resolution.ID) > MaxResolutionID) {
 		e.ResumeToken, e.Resolution = "", nil
 	}
 	return e
 }
 
-// capTools keeps the tools that are well-formed and within the caps, with
-// their texts cut, and reports how many were dropped.
-func capTools(l *ToolList) int {
+// capTools keeps the tools that are well-formed, within the caps and
+// state every safety annotation with a known value, with their texts cut,
+// and records every other one with the reason it was left out. A session
+// without async_operations must not list sync_or_async tools (§3.4).
+func capTools(l *ToolList, async bool) {
 	kept := l.Tools[:0]
 	for _, t := range l.Tools {
-		if len(kept) < MaxToolsListed && wellFormed(t) {
-			t.Title = protocol.Truncate(t.Title, MaxToolTitle)
-			t.Description = protocol.Truncate(t.Description, MaxToolText)
-			kept = append(kept, t)
+		reason := rejectTool(t, async)
+		if reason == "" && len(kept) >= MaxToolsListed {
+			reason = fmt.Sprintf("more than %d tools listed", MaxToolsListed)
 		}
+		if reason != "" {
+			l.Rejected = append(l.Rejected, RejectedTool{Name: protocol.Truncate(t.Name, 64), Reason: reason})
+			continue
+		}
+		t.Title = protocol.Truncate(t.Title, MaxToolTitle)
+		t.Description = protocol.Truncate(t.Description, MaxToolText)
+		kept = append(kept, t)
 	}
-	dropped := len(l.Tools) - len(kept)
 	l.Tools = kept
-	return dropped
+	l.Dropped = len(l.Rejected)
 }
 
-// wellFormed reports whether a listed tool has a valid name and scopes and
-// schemas of bounded size.
-func wellFormed(t Tool) bool {
-	if !toolNameRE.MatchString(t.Name) || len(t.Scopes) > MaxScopesPerTool {
-		return false
+// rejectTool returns why a listed tool is not used, or "".
+func rejectTool(t Tool, async bool) string {
+	if !toolNameRE.MatchString(t.Name) {
+		return "name does not match [a-z][a-z0-9_]{0,63}"
+	}
+	if len(t.Scopes) > MaxScopesPerTool {
+		return fmt.Sprintf("more than %d scopes", MaxScopesPerTool)
 	}
 	if len(t.InputSchema) > MaxToolSchema || len(t.OutputSchema) > MaxToolSchema {
-		return false
+		return fmt.Sprintf("a schema is larger than %d bytes", MaxToolSchema)
+	}
+	if len(t.InputSchema) == 0 || string(t.InputSchema) == "null" {
+		return "input_schema is missing"
 	}
 	for _, s := range t.Scopes {
 		if len(s) > maxScopeNameBytes || !scopeNameRE.MatchString(s) {
-			return false
+			return "a scope name does not match [a-z][a-z0-9_.-]{0,127}"
 		}
 	}
-	return true
+	return rejectAnnotations(t.Annotations, async)
+}
+
+// annotationValues are the values §3.4 allows for each enumerated safety
+// annotation; the boolean ones must be JSON booleans.
+var annotationValues = map[string][]string{
+	"effect":       {"read", "create", "update", "delete", "transaction"},
+	"risk":         {"low", "moderate", "high"},
+	"confirmation": {"never", "provider_policy", "always"},
+	"execution":    {"sync", "sync_or_async"},
+}
+
+var annotationFlags = []string{"destructive", "idempotent", "open_world"}
+
+// rejectAnnotations returns why a tool's annotations cannot be trusted
+// (§3.2: a missing required field or an unknown safety value is never
+// ignored), or "". Unknown extra annotations are ignored, as §3.2 asks.
+func rejectAnnotations(a map[string]any, async bool) string {
+	for _, k := range slices.Sorted(maps.Keys(annotationValues)) {
+		v, ok := a[k].(string)
+		switch {
+		case a[k] == nil:
+			return "annotation " + k + " is missing"
+		case !ok || !slices.Contains(annotationValues[k], v):
+			return "annotation " + k + " has an unknown value"
+		}
+	}
+	for _, k := range annotationFlags {
+		if _, ok := a[k].(bool); !ok {
+			return "annotation " + k + " is missing or not a boolean"
+		}
+	}
+	highRisk := a["effect"] == "delete" || a["effect"] == "transaction" || a["destructive"] == true || a["risk"] == "high"
+	switch {
+	case highRisk && a["confirmation"] != "always":
+		return "a delete, transaction, destructive or high-risk tool without confirmation always"
+	case !async && a["execution"] == "sync_or_async":
+		return "execution sync_or_async on a session without async_operations"
+	}
+	return ""
 }

@@ -57,6 +57,16 @@ type Options struct {
 	// OnProgress, when set, receives the progress of an operation that
 	// Wait follows. Its text is untrusted display data.
 	OnProgress func(op *Operation, p Progress)
+	// ProviderID, when set, is the only provider_id this client accepts
+	// from negotiate: another Provider behind the transport gets nothing
+	// past the negotiation (*ProviderMismatchError). Generated CLIs set
+	// it to the ID of the spec they were generated from.
+	ProviderID string
+	// MaxRetryWait is the longest wait before one automatic retry; it
+	// defaults to DefaultMaxRetryWait. A retryable error whose
+	// retry_after_ms is longer, or would end past the context's deadline,
+	// is returned at once with its RetryAfter, never retried early (§5).
+	MaxRetryWait time.Duration
 }
 
 // Client is a CETP v2 Consumer of one Provider. It is safe for concurrent
@@ -92,6 +102,9 @@ func New(t Transport, opt Options) *Client {
 	}
 	if opt.Backoff <= 0 {
 		opt.Backoff = DefaultBackoff
+	}
+	if opt.MaxRetryWait <= 0 {
+		opt.MaxRetryWait = DefaultMaxRetryWait
 	}
 	return &Client{t: t, opt: opt}
 }
@@ -157,16 +170,20 @@ func (c *Client) call(ctx context.Context, method, requestID string, extra proto
 }
 
 // callFile is call that keeps the result file (result_fd) of a success
-// envelope. A NEGOTIATION_REQUIRED answer renegotiates once and resends
-// the same request ID, as §4.1 asks of a retry.
+// envelope. A retryable NEGOTIATION_REQUIRED answer renegotiates once and
+// resends the same request ID, as §4.1 asks of a retry; one that is not
+// retryable is returned as it is (§5: retryable is the only signal that
+// allows an automatic retry). A failure to negotiate is returned as an
+// error of this request.
 func (c *Client) callFile(ctx context.Context, method, requestID string, extra protocol.Bundle) (reply, error) {
 	for attempt := 0; ; attempt++ {
 		s, err := c.ensureSession(ctx)
 		if err != nil {
-			return reply{}, err
+			return reply{}, stamp(err, method, requestID)
 		}
 		r, err := c.send(ctx, s, method, requestID, extra)
-		if CodeOf(err) != protocol.CodeNegotiationRequired || attempt > 0 {
+		var e *Error
+		if !errors.As(err, &e) || e.Code != protocol.CodeNegotiationRequired || !e.Retryable || attempt > 0 {
 			return r, err
 		}
 		c.dropSession(s)
@@ -182,11 +199,11 @@ func (c *Client) send(ctx context.Context, s *Session, method, requestID string,
 	}
 	resp, err := c.t.Call(ctx, method, req)
 	if err != nil {
-		return reply{}, err
+		return reply{}, &TransportError{Method: method, RequestID: requestID, Err: err}
 	}
 	r := reply{file: takeResultFile(resp)}
 	closeDescriptors(resp)
-	if r.data, err = c.successData(method, requestID, resp); err != nil {
+	if r.data, err = c.successData(s, method, requestID, resp); err != nil {
 		r.close()
 		return reply{}, err
 	}
@@ -214,37 +231,44 @@ func closeDescriptors(b protocol.Bundle) {
 	}
 }
 
-// successData checks the echo and status of a v2 response and returns its
-// data, or the error the envelope carries.
-func (c *Client) successData(method, requestID string, b protocol.Bundle) ([]byte, error) {
+// successData checks the echo and status of a v2 response on session s
+// and returns its data, or the error the envelope carries.
+func (c *Client) successData(s *Session, method, requestID string, b protocol.Bundle) ([]byte, error) {
+	bad := func(reason string) error { return &ResponseError{Method: method, RequestID: requestID, Reason: reason} }
 	if err := b.CheckKnownTypes(); err != nil {
-		return nil, &ResponseError{Method: method, Reason: err.Error()}
+		return nil, bad(err.Error())
 	}
 	if v, _, _ := b.Int(protocol.KeyProtocolVersion); v != protocol.Version2 {
-		return nil, &ResponseError{Method: method, Reason: "protocol_version is not 2"}
+		return nil, bad("protocol_version is not 2")
 	}
 	if id, _, _ := b.String(protocol.KeyRequestID); id != requestID {
-		return nil, &ResponseError{Method: method, Reason: "request_id does not echo the request"}
+		return nil, bad("request_id does not echo the request")
 	}
-	return c.statusData(method, requestID, b)
+	return c.statusData(s, method, requestID, b)
 }
 
-// statusData dispatches on the status of a response.
-func (c *Client) statusData(method, requestID string, b protocol.Bundle) ([]byte, error) {
+// statusData dispatches on the status of a response. An accepted answer
+// is an operation only for execute_tool on a session that negotiated
+// async_operations (§2.3, §4.4); anywhere else it breaks the protocol.
+func (c *Client) statusData(s *Session, method, requestID string, b protocol.Bundle) ([]byte, error) {
 	status, _, _ := b.String(protocol.KeyStatus)
 	data, _, _ := b.String(protocol.KeyData)
+	bad := func(reason string) error { return &ResponseError{Method: method, RequestID: requestID, Reason: reason} }
 	if len(data) > c.opt.MaxResultBytes {
-		return nil, &ResponseError{Method: method, Reason: "data exceeds the local limit"}
+		return nil, bad("data exceeds the local limit")
 	}
 	switch status {
 	case protocol.StatusSuccess:
 		return []byte(data), nil
 	case protocol.StatusAccepted:
+		if method != protocol.MethodExecuteTool || s == nil || !s.Has(protocol.CapAsyncOperations) {
+			return nil, bad("accepted answer on a session without async_operations")
+		}
 		return nil, accepted(method, requestID, data)
 	case protocol.StatusError:
 		return nil, fromEnvelope(method, requestID, b)
 	}
-	return nil, &ResponseError{Method: method, Reason: "unknown status " + status}
+	return nil, bad("unknown status " + protocol.Truncate(status, 32))
 }
 
 // accepted turns the data of an accepted envelope into an *AcceptedError.
@@ -254,7 +278,10 @@ func accepted(method, requestID, data string) error {
 		PollAfterMs int64  `json:"poll_after_ms"`
 	}
 	if json.Unmarshal([]byte(data), &d) != nil || d.OperationID == "" {
-		return &ResponseError{Method: method, Reason: "accepted without an operation_id"}
+		return &ResponseError{Method: method, RequestID: requestID, Reason: "accepted without an operation_id"}
+	}
+	if reason := checkIdentifier("operation_id", d.OperationID, MaxOperationID, printableIDRE); reason != "" {
+		return &ResponseError{Method: method, RequestID: requestID, Reason: reason}
 	}
 	return &AcceptedError{RequestID: requestID, OperationID: d.OperationID,
 		PollAfter: time.Duration(d.PollAfterMs) * time.Millisecond}

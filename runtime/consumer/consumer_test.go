@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -111,24 +112,58 @@ func TestExecuteErrors(t *testing.T) {
 	}
 }
 
-// TestRequestIDs proves every execution gets a fresh UUID and that
-// ExecuteToolID replays a write under the same ID.
+// idRecorder is a transport that records the request ID of every
+// execute_tool it carries.
+type idRecorder struct {
+	inner consumer.Transport
+	mu    sync.Mutex
+	ids   []string
+}
+
+func (r *idRecorder) Call(ctx context.Context, method string, req protocol.Bundle) (protocol.Bundle, error) {
+	if method == protocol.MethodExecuteTool {
+		id, _, _ := req.String(protocol.KeyRequestID)
+		r.mu.Lock()
+		r.ids = append(r.ids, id)
+		r.mu.Unlock()
+	}
+	return r.inner.Call(ctx, method, req)
+}
+
+// TestRequestIDs proves every execution gets a fresh UUID, that
+// ExecuteToolID replays a write under the same ID, and that
+// WithRequestID makes ExecuteTool (and so Invoke, the typed methods) use
+// the caller's ID.
 func TestRequestIDs(t *testing.T) {
-	var ids []string
-	c := consumer.New(consumer.InProcess{Provider: newProvider(t), Caller: provider.Caller{UID: 1000}},
-		consumer.Options{NewRequestID: func() string { id := consumer.NewRequestID(); ids = append(ids, id); return id }})
+	tr := &idRecorder{inner: consumer.InProcess{Provider: newProvider(t), Caller: provider.Caller{UID: 1000}}}
+	c := consumer.New(tr, consumer.Options{})
 	for range 2 {
 		if _, err := c.ExecuteTool(context.Background(), "note", json.RawMessage(`{"text":"x"}`)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	ids := tr.ids
 	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	if len(ids) != 2 || ids[0] == ids[1] || !uuid.MatchString(ids[0]) {
 		t.Fatalf("ids %v", ids)
 	}
 	_, err := c.ExecuteToolID(context.Background(), ids[0], "note", json.RawMessage(`{"text":"other"}`))
-	if consumer.CodeOf(err) != protocol.CodeInvalidRequest {
+	if consumer.CodeOf(err) != protocol.CodeInvalidRequest || consumer.RequestIDOf(err) != ids[0] {
 		t.Fatalf("same ID with other args: %v", err)
+	}
+	mine := consumer.NewRequestID()
+	ctx := consumer.WithRequestID(context.Background(), mine)
+	type msg struct {
+		Text string `json:"text"`
+	}
+	if _, err := consumer.Invoke[msg](ctx, c, "note", msg{Text: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := consumer.Invoke[msg](ctx, c, "note", msg{Text: "z"}); consumer.CodeOf(err) != protocol.CodeInvalidRequest || consumer.RequestIDOf(err) != mine {
+		t.Fatalf("a second, different call under the caller's ID: %v", err)
+	}
+	if last := tr.ids[len(tr.ids)-1]; last != mine {
+		t.Fatalf("Invoke under WithRequestID sent request ID %s, want %s", last, mine)
 	}
 }
 

@@ -56,15 +56,108 @@ func CodeOf(err error) protocol.Code {
 }
 
 // ResponseError is a response that breaks the protocol: a missing or
-// mistyped field, a wrong echo, or data that is not what §4 defines.
+// mistyped field, a wrong echo, data that is not what §4 defines, or a
+// result that breaks its tool's output schema. RequestID is the request it
+// answered; for execute_tool the execution may have taken effect.
 type ResponseError struct {
-	Method string
-	Reason string
+	Method    string
+	RequestID string
+	Reason    string
 }
 
 // Error implements error.
 func (e *ResponseError) Error() string {
+	if e.RequestID != "" {
+		return fmt.Sprintf("cetp %s (request %s): malformed response: %s", e.Method, e.RequestID, e.Reason)
+	}
 	return fmt.Sprintf("cetp %s: malformed response: %s", e.Method, e.Reason)
+}
+
+// TransportError is a call that did not complete: the binding broke, the
+// connection could not be made, or the caller's context ended before an
+// answer arrived (Err says which). The Provider may have run the call, so
+// a write must be retried or queried under RequestID, never under a new
+// ID (§4.1, §6): ExecuteToolID, or WithRequestID for typed methods.
+type TransportError struct {
+	Method    string
+	RequestID string
+	Err       error
+}
+
+// Error implements error.
+func (e *TransportError) Error() string {
+	return fmt.Sprintf("cetp %s (request %s): no answer: %v", e.Method, e.RequestID, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// ProviderMismatchError is a negotiation answered by another Provider than
+// Options.ProviderID names (§2.1: the Consumer confirms whom it talks
+// to). Nothing was sent after the negotiation.
+type ProviderMismatchError struct {
+	Want string
+	Got  string
+}
+
+// Error implements error.
+func (e *ProviderMismatchError) Error() string {
+	return fmt.Sprintf("cetp negotiate: the Provider on this transport is %q, not %q; nothing was sent to it", e.Got, e.Want)
+}
+
+// RequestIDOf returns the request ID that err carries: that of the
+// *Error, *ResponseError, *TransportError or *AcceptedError anywhere in
+// its chain, or "" for an error raised before any request (an argument
+// that does not encode).
+func RequestIDOf(err error) string {
+	var (
+		e  *Error
+		re *ResponseError
+		te *TransportError
+		ae *AcceptedError
+	)
+	switch {
+	case errors.As(err, &e):
+		return e.RequestID
+	case errors.As(err, &re):
+		return re.RequestID
+	case errors.As(err, &te):
+		return te.RequestID
+	case errors.As(err, &ae):
+		return ae.RequestID
+	}
+	return ""
+}
+
+// stamp makes err carry requestID: a *ResponseError without one gets it,
+// an *Error without one gets it, and any other error (the transport's, the
+// context's) becomes a *TransportError of method.
+func stamp(err error, method, requestID string) error {
+	if err == nil || requestID == "" {
+		return err
+	}
+	var (
+		e  *Error
+		re *ResponseError
+		te *TransportError
+		ae *AcceptedError
+		pm *ProviderMismatchError
+	)
+	switch {
+	case errors.As(err, &re):
+		if re.RequestID == "" {
+			re.RequestID = requestID
+		}
+		return err
+	case errors.As(err, &e):
+		if e.RequestID == "" {
+			e.RequestID = requestID
+		}
+		return err
+	case errors.As(err, &te), errors.As(err, &ae), errors.As(err, &pm):
+		return err
+	}
+	return &TransportError{Method: method, RequestID: requestID, Err: err}
 }
 
 // AcceptedError is how an accepted answer (§4.4) leaves the request

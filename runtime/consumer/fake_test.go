@@ -17,6 +17,22 @@ func (f fake) Call(_ context.Context, method string, req protocol.Bundle) (proto
 	return f.resp(method, req), nil
 }
 
+// readAnnotations are the seven annotations of a plain read tool.
+const readAnnotations = `{"effect":"read","risk":"low","destructive":false,"idempotent":true,"open_world":false,"confirmation":"never","execution":"sync"}`
+
+// toolsListing is a list_tools answer with one tool per name, each a read
+// tool whose output schema accepts anything.
+func toolsListing(names ...string) []byte {
+	b := []byte(`{"revision":"r1","tools":[`)
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":"`+n+`","title":"T","description":"d","input_schema":{"type":"object"},"output_schema":{},"scopes":[],"annotations":`+readAnnotations+`}`...)
+	}
+	return append(b, "]}"...)
+}
+
 const goodSession = `{"selected_version":2,"provider_id":"p","provider_name":"P","session_token":"t","capabilities":[],` +
 	`"limits":{"max_request_bytes":65536,"max_inline_result_bytes":262144,"max_concurrent_requests":1,"idempotency_window_seconds":86400}}`
 
@@ -38,8 +54,12 @@ func TestHostileResponses(t *testing.T) {
 	}
 	for name, answer := range cases {
 		c := consumer.New(fake{func(method string, req protocol.Bundle) protocol.Bundle {
-			if method == protocol.MethodNegotiate {
+			switch method {
+			case protocol.MethodNegotiate:
 				return protocol.Success(protocol.Echo{Version: 2}, []byte(goodSession))
+			case protocol.MethodListTools:
+				id, _, _ := req.String(protocol.KeyRequestID)
+				return protocol.Success(protocol.Echo{Version: 2, RequestID: id}, toolsListing("x"))
 			}
 			return answer(req)
 		}}, consumer.Options{})
@@ -59,7 +79,9 @@ func TestAccepted(t *testing.T) {
 		echo := protocol.Echo{Version: 2, RequestID: id}
 		switch method {
 		case protocol.MethodNegotiate:
-			return protocol.Success(protocol.Echo{Version: 2}, []byte(goodSession))
+			return protocol.Success(protocol.Echo{Version: 2}, []byte(largeSession))
+		case protocol.MethodListTools:
+			return protocol.Success(echo, toolsListing("x"))
 		case protocol.MethodGetOperation:
 			if op, _, _ := req.String(protocol.KeyOperationID); op != "op_1" {
 				t.Errorf("get_operation for %q", op)
@@ -70,7 +92,7 @@ func TestAccepted(t *testing.T) {
 			return protocol.Success(echo, []byte(`{"operation_id":"op_1","state":"succeeded","result":{"kind":"inline","value":{"n":1}}}`))
 		}
 		return protocol.Accepted(echo, "op_1", 1)
-	}}, consumer.Options{Capabilities: []string{}})
+	}}, consumer.Options{})
 	v, err := c.ExecuteTool(context.Background(), "x", []byte(`{}`))
 	if err != nil || string(v) != `{"n":1}` || polls != 3 {
 		t.Fatalf("ExecuteTool = %s, %v after %d polls", v, err, polls)

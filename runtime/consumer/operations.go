@@ -83,16 +83,37 @@ func opExtras(op *Operation) protocol.Bundle {
 }
 
 // GetOperation queries op once. A succeeded result is verified like a
-// synchronous one (file digest, size, output schema).
+// synchronous one (file digest, size, output schema). It is sent only on
+// a session that negotiated async_operations (§2.3); on any other it
+// fails with UNSUPPORTED_CAPABILITY without sending anything.
 func (c *Client) GetOperation(ctx context.Context, op *Operation) (*OperationState, error) {
+	if err := c.needCapability(ctx, protocol.MethodGetOperation, op.RequestID, protocol.CapAsyncOperations); err != nil {
+		return nil, err
+	}
 	r, err := c.retrying(ctx, func() (reply, error) {
 		return c.callFile(ctx, protocol.MethodGetOperation, op.RequestID, opExtras(op))
 	})
 	if err != nil {
-		return nil, err
+		return nil, stamp(err, protocol.MethodGetOperation, op.RequestID)
 	}
 	defer r.close()
-	return c.decodeState(ctx, op, r)
+	st, err := c.decodeState(ctx, op, r)
+	return st, stamp(err, protocol.MethodGetOperation, op.RequestID)
+}
+
+// needCapability negotiates if needed and fails with
+// UNSUPPORTED_CAPABILITY, sending nothing, when the session lacks
+// capability (§2.3 "Consumer 不得调用未协商的可选能力").
+func (c *Client) needCapability(ctx context.Context, method, requestID, capability string) error {
+	s, err := c.ensureSession(ctx)
+	if err != nil {
+		return stamp(err, method, requestID)
+	}
+	if !s.Has(capability) {
+		return &Error{Method: method, RequestID: requestID, Code: protocol.CodeUnsupportedCapability,
+			Message: capability + " was not negotiated; this client does not call " + method}
+	}
+	return nil
 }
 
 // decodeState checks and decodes a get_operation answer.
@@ -136,22 +157,23 @@ func capProgress(p *Progress) *Progress {
 	return p
 }
 
-// CancelOperation asks the Provider to cancel op (§4.4). Success only
+// CancelOperation asks the Provider to cancel op (§4.4), only on a session
+// that negotiated cancellation (UNSUPPORTED_CAPABILITY otherwise, nothing
+// sent). Success only
 // means the request was taken: query the operation for its end, which
 // may still be succeeded. An operation that already finished answers
 // CONFLICT.
 func (c *Client) CancelOperation(ctx context.Context, op *Operation) error {
-	if s := c.Session(); s != nil && !s.Has(protocol.CapCancellation) {
-		return &Error{Method: protocol.MethodCancelOperation, RequestID: op.RequestID,
-			Code: protocol.CodeUnsupportedCapability, Message: "cancellation was not negotiated"}
+	if err := c.needCapability(ctx, protocol.MethodCancelOperation, op.RequestID, protocol.CapCancellation); err != nil {
+		return err
 	}
 	data, err := c.call(ctx, protocol.MethodCancelOperation, op.RequestID, opExtras(op))
 	if err != nil {
-		return err
+		return stamp(err, protocol.MethodCancelOperation, op.RequestID)
 	}
 	var d operationData
 	if json.Unmarshal(data, &d) != nil || d.OperationID != op.ID || d.State != "cancellation_requested" {
-		return &ResponseError{Method: protocol.MethodCancelOperation, Reason: "answer is not cancellation_requested for this operation"}
+		return &ResponseError{Method: protocol.MethodCancelOperation, RequestID: op.RequestID, Reason: "answer is not cancellation_requested for this operation"}
 	}
 	return nil
 }
@@ -171,8 +193,8 @@ func (c *Client) Wait(ctx context.Context, op *Operation) (json.RawMessage, erro
 		}
 		st, err := c.GetOperation(ctx, op)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, c.abandon(op, ctx.Err())
+			if cause := expired(ctx); cause != nil {
+				return nil, c.abandon(op, cause)
 			}
 			return nil, err
 		}
@@ -184,6 +206,18 @@ func (c *Client) Wait(ctx context.Context, op *Operation) (json.RawMessage, erro
 		}
 		wait = st.PollAfter
 	}
+}
+
+// expired returns ctx's error, or context.DeadlineExceeded once its
+// deadline has passed even if its timer has not fired yet, or nil.
+func expired(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 func clampPoll(d time.Duration) time.Duration {

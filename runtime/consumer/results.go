@@ -45,7 +45,10 @@ func (c *Client) result(ctx context.Context, tool string, r reply) (json.RawMess
 	default:
 		return nil, badResult("result kind " + protocol.Truncate(d.Kind, 32) + " is not inline or file")
 	}
-	return v, c.checkOutput(ctx, tool, v, d.Kind == "file")
+	if err := c.checkOutput(ctx, tool, v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 func badResult(reason string) error {
@@ -85,23 +88,21 @@ func (c *Client) readFile(d resultData, f *os.File) (json.RawMessage, error) {
 	return content, nil
 }
 
-// checkOutput validates a result value against the tool's output schema
-// from the tool cache. A file result must be checked (§4.5), so the tool
-// list is fetched when it is not cached; an inline one is checked when the
-// list is cached.
-func (c *Client) checkOutput(ctx context.Context, tool string, v json.RawMessage, must bool) error {
-	sch, ok := c.cache.output(tool)
-	if !ok && must {
+// checkOutput validates a result value, inline or file, against the
+// tool's output schema (§4.2, §4.5, §7.3). The tool list is fetched once
+// per session, when the cached one was listed on another session or none
+// is cached; a tool that is not listed (or was rejected, see caps.go), or
+// whose output schema does not compile, has no result this client
+// accepts.
+func (c *Client) checkOutput(ctx context.Context, tool string, v json.RawMessage) error {
+	if !c.cache.fresh(c.Session()) {
 		if _, err := c.ListTools(ctx); err != nil {
 			return err
 		}
-		sch, ok = c.cache.output(tool)
 	}
-	switch {
-	case !ok && must:
-		return badResult("cannot verify the result: the tool is not listed or its output schema does not compile")
-	case !ok:
-		return nil
+	sch, ok := c.cache.output(tool)
+	if !ok {
+		return badResult("cannot verify the result: the tool is not listed, was rejected, or its output schema does not compile")
 	}
 	doc, err := decodeJSON(v)
 	if err != nil {

@@ -20,6 +20,9 @@ import (
 // next envelope of answers (the last one repeats), recording request IDs
 // and when each call arrived.
 type scripted struct {
+	// listing answers list_tools with a listing of tool x instead of
+	// the next answer.
+	listing bool
 	mu      sync.Mutex
 	answers []func(echo protocol.Echo) protocol.Bundle
 	ids     []string
@@ -33,6 +36,9 @@ func (s *scripted) Call(_ context.Context, method string, req protocol.Bundle) (
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id, _, _ := req.String(protocol.KeyRequestID)
+	if method == protocol.MethodListTools && s.listing {
+		return protocol.Success(protocol.Echo{Version: 2, RequestID: id}, toolsListing("x")), nil
+	}
 	s.ids, s.at = append(s.ids, id), append(s.at, time.Now())
 	next := s.answers[min(len(s.ids)-1, len(s.answers)-1)]
 	return next(protocol.Echo{Version: 2, RequestID: id}), nil
@@ -53,7 +59,7 @@ func succeed(echo protocol.Echo) protocol.Bundle {
 // TestRetriesRetryable proves a retryable error is retried automatically,
 // under the same request ID, no sooner than retry_after_ms.
 func TestRetriesRetryable(t *testing.T) {
-	s := &scripted{answers: []func(protocol.Echo) protocol.Bundle{
+	s := &scripted{listing: true, answers: []func(protocol.Echo) protocol.Bundle{
 		failWith(protocol.CodeRateLimited, true, 60*time.Millisecond), failWith(protocol.CodeUnavailable, true, 0), succeed,
 	}}
 	c := consumer.New(s, consumer.Options{Backoff: 10 * time.Millisecond})
@@ -107,11 +113,13 @@ func TestHostileErrorCapped(t *testing.T) {
 // TestHostileToolsDropped proves list_tools keeps only well-formed tools
 // within the caps, with their texts cut.
 func TestHostileToolsDropped(t *testing.T) {
+	var ann map[string]any
+	json.Unmarshal([]byte(readAnnotations), &ann)
 	tools := []map[string]any{
-		{"name": "ok_tool", "title": strings.Repeat("T", 500), "description": "d", "input_schema": map[string]any{}, "output_schema": map[string]any{}, "scopes": []string{"a.read"}},
-		{"name": "Bad Name", "title": "t", "description": "d"},
-		{"name": "huge", "title": "t", "description": "d", "input_schema": map[string]any{"x": strings.Repeat("y", consumer.MaxToolSchema)}},
-		{"name": "bad_scope", "title": "t", "description": "d", "scopes": []string{"NOT A SCOPE"}},
+		{"name": "ok_tool", "title": strings.Repeat("T", 500), "description": "d", "input_schema": map[string]any{}, "output_schema": map[string]any{}, "scopes": []string{"a.read"}, "annotations": ann},
+		{"name": "Bad Name", "title": "t", "description": "d", "annotations": ann},
+		{"name": "huge", "title": "t", "description": "d", "input_schema": map[string]any{"x": strings.Repeat("y", consumer.MaxToolSchema)}, "annotations": ann},
+		{"name": "bad_scope", "title": "t", "description": "d", "scopes": []string{"NOT A SCOPE"}, "annotations": ann},
 	}
 	data, _ := json.Marshal(map[string]any{"revision": "r", "tools": tools})
 	s := &scripted{answers: []func(protocol.Echo) protocol.Bundle{func(echo protocol.Echo) protocol.Bundle {

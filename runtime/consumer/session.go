@@ -36,6 +36,10 @@ func (s *Session) Has(capability string) bool { return slices.Contains(s.Capabil
 
 // Negotiate opens a new v2 session (§2.2), replacing the current one. It
 // offers only version 2: a Provider that declared v2 is never used as v1.
+// The session is refused, and nothing more is sent, when it breaks §2.2,
+// when provider_id is not an identifier of at most MaxProviderID bytes,
+// or when it is not Options.ProviderID (*ProviderMismatchError);
+// provider_name is cut to MaxProviderName bytes.
 func (c *Client) Negotiate(ctx context.Context) (*Session, error) {
 	caps, err := json.Marshal(append([]string{}, c.opt.Capabilities...))
 	if err != nil {
@@ -64,7 +68,7 @@ func (c *Client) decodeSession(resp protocol.Bundle) (*Session, error) {
 	if err := resp.CheckKnownTypes(); err != nil {
 		return nil, &ResponseError{Method: protocol.MethodNegotiate, Reason: err.Error()}
 	}
-	data, err := c.statusData(protocol.MethodNegotiate, "", resp)
+	data, err := c.statusData(nil, protocol.MethodNegotiate, "", resp)
 	if err != nil {
 		return nil, err
 	}
@@ -72,12 +76,22 @@ func (c *Client) decodeSession(resp protocol.Bundle) (*Session, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, &ResponseError{Method: protocol.MethodNegotiate, Reason: "data: " + err.Error()}
 	}
-	return &s, c.checkSession(&s)
+	if err := c.checkSession(&s); err != nil {
+		return nil, err
+	}
+	return &s, nil
 }
 
 // checkSession rejects a session that §2.2 forbids.
 func (c *Client) checkSession(s *Session) error {
 	bad := func(reason string) error { return &ResponseError{Method: protocol.MethodNegotiate, Reason: reason} }
+	if reason := checkIdentifier("provider_id", s.ProviderID, MaxProviderID, providerIDRE); reason != "" {
+		return bad(reason)
+	}
+	if c.opt.ProviderID != "" && s.ProviderID != c.opt.ProviderID {
+		return &ProviderMismatchError{Want: c.opt.ProviderID, Got: s.ProviderID}
+	}
+	s.ProviderName = protocol.Truncate(s.ProviderName, MaxProviderName)
 	switch {
 	case s.Version != protocol.Version2:
 		return bad("selected_version is not 2")

@@ -13,9 +13,19 @@ import (
 type ToolList struct {
 	Revision string `json:"revision"`
 	Tools    []Tool `json:"tools"`
-	// Dropped counts the listed tools left out for breaking a cap or a
-	// name rule (see caps.go); they are never offered to an agent.
+	// Rejected are the listed tools left out, each with the reason: a
+	// name rule, a size cap, or a safety annotation that is missing or
+	// has an unknown value (see caps.go). They are never offered to an
+	// agent, and results of them are never accepted.
+	Rejected []RejectedTool `json:"rejected,omitempty"`
+	// Dropped is len(Rejected).
 	Dropped int `json:"-"`
+}
+
+// RejectedTool is a listed tool the client does not use, and why.
+type RejectedTool struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 // Tool is one tool a Provider describes. Every text in it is untrusted.
@@ -30,26 +40,39 @@ type Tool struct {
 }
 
 // ListTools returns the tools visible to this Consumer, negotiating first
-// when there is no session.
+// when there is no session, and caches their output schemas for the
+// session: every result is checked against them (§4.5, §7.3).
 func (c *Client) ListTools(ctx context.Context) (*ToolList, error) {
-	data, err := c.call(ctx, protocol.MethodListTools, c.opt.NewRequestID(), nil)
+	requestID := c.opt.NewRequestID()
+	data, err := c.call(ctx, protocol.MethodListTools, requestID, nil)
 	if err != nil {
-		return nil, err
+		return nil, stamp(err, protocol.MethodListTools, requestID)
 	}
+	s := c.Session()
 	var l ToolList
 	if err := json.Unmarshal(data, &l); err != nil {
-		return nil, &ResponseError{Method: protocol.MethodListTools, Reason: "data: " + err.Error()}
+		return nil, &ResponseError{Method: protocol.MethodListTools, RequestID: requestID, Reason: "data: " + err.Error()}
 	}
-	l.Dropped = capTools(&l)
-	c.cache.update(&l)
+	if reason := checkIdentifier("revision", l.Revision, MaxRevision, printableIDRE); reason != "" {
+		return nil, &ResponseError{Method: protocol.MethodListTools, RequestID: requestID, Reason: reason}
+	}
+	capTools(&l, s != nil && s.Has(protocol.CapAsyncOperations))
+	c.cache.update(&l, s)
 	return &l, nil
 }
 
-// ExecuteTool runs tool with args (a JSON object) under a fresh request
-// ID and returns the inline result value. A Provider's error arrives as
-// *Error, a background operation as *AcceptedError.
+// ExecuteTool runs tool with args (a JSON object) and returns the
+// verified result value. It runs under the request ID of WithRequestID
+// when ctx carries one, else under a fresh one; every error carries the
+// ID (RequestIDOf), so the call can be retried or queried under it. A
+// Provider's error arrives as *Error, a call that got no answer as
+// *TransportError.
 func (c *Client) ExecuteTool(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
-	return c.ExecuteToolID(ctx, c.opt.NewRequestID(), tool, args)
+	id, ok := RequestIDFrom(ctx)
+	if !ok {
+		id = c.opt.NewRequestID()
+	}
+	return c.ExecuteToolID(ctx, id, tool, args)
 }
 
 // ExecuteToolID is ExecuteTool with the caller's request ID, for a retry
@@ -72,7 +95,7 @@ func (c *Client) StartTool(ctx context.Context, requestID, tool string, args jso
 	if errors.As(err, &a) {
 		return nil, &Operation{ID: a.OperationID, RequestID: requestID, Tool: tool, PollAfter: a.PollAfter}, nil
 	}
-	return v, nil, err
+	return v, nil, stamp(err, protocol.MethodExecuteTool, requestID)
 }
 
 // execute sends execute_tool, with resumeToken when it is not empty,
@@ -90,9 +113,10 @@ func (c *Client) execute(ctx context.Context, requestID, tool string, args json.
 		return c.callFile(ctx, protocol.MethodExecuteTool, requestID, extra)
 	})
 	if err != nil {
-		return nil, err
+		return nil, stamp(err, protocol.MethodExecuteTool, requestID)
 	}
-	return c.result(ctx, tool, r)
+	v, err := c.result(ctx, tool, r)
+	return v, stamp(err, protocol.MethodExecuteTool, requestID)
 }
 
 // Invoke executes tool with in encoded as its arguments and decodes the
