@@ -22,7 +22,9 @@ func TestV1ReadOnlyPath(t *testing.T) {
 	read := provider.Annotations{Effect: provider.EffectRead, Risk: provider.RiskLow, Confirmation: provider.ConfirmNever, Execution: provider.ExecSync}
 	write := read
 	write.Effect = provider.EffectCreate
-	echo := func(_ context.Context, _ *provider.Call, args json.RawMessage) (json.RawMessage, error) { return args, nil }
+	echo := func(_ context.Context, _ *provider.Call, args json.RawMessage) (json.RawMessage, error) {
+		return args, nil
+	}
 	p, err := provider.New(provider.Descriptor{ID: "com.example.notes", Name: "Notes", Versions: []int{1, 2}},
 		[]provider.Tool{
 			{Name: "echo", Title: "Echo", Description: "d", InputSchema: json.RawMessage(echoSchema), OutputSchema: json.RawMessage(echoSchema), Annotations: read, Handler: echo},
