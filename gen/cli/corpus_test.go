@@ -67,11 +67,11 @@ func (c *corpusCase) run(t *testing.T, wantCode int) {
 	if code != wantCode {
 		t.Fatalf("exit code %d, want %d\nstderr:\n%s", code, wantCode, stderr)
 	}
-	if stdout != "" {
-		t.Errorf("validate wrote to stdout: %q", stdout)
+	if stderr != "" {
+		t.Errorf("validate --format json wrote to stderr: %q", stderr)
 	}
 	want, _ := c.section("expect")
-	if got := summarize(t, stderr, dir); !slices.Equal(got, lines(want)) {
+	if got := summarize(t, stdout, dir); !slices.Equal(got, lines(want)) {
 		t.Errorf("diagnostics differ\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(lines(want), "\n      "))
 	}
 	_, _, text := runCLI(t, "validate", dir)

@@ -57,7 +57,7 @@ func runGenerate(cmd *cobra.Command, args []string, o generateOptions) error {
 		return failure(err)
 	}
 	if o.check {
-		return checkPlan(cmd, plan)
+		return checkPlan(cmd, plan, o.format)
 	}
 	changed, err := write.Apply(plan)
 	if err != nil {
@@ -71,7 +71,11 @@ func runGenerate(cmd *cobra.Command, args []string, o generateOptions) error {
 	return nil
 }
 
-func checkPlan(cmd *cobra.Command, plan write.Plan) error {
+// checkPlan reports whether the output on disk is what plan would write.
+// The report of a stale output is the command's output (stdout) in text
+// format; with a machine format stdout holds only the diagnostics, so the
+// report goes to stderr.
+func checkPlan(cmd *cobra.Command, plan write.Plan, format string) error {
 	d, err := write.Check(plan)
 	if err != nil {
 		return failure(err)
@@ -79,7 +83,11 @@ func checkPlan(cmd *cobra.Command, plan write.Plan) error {
 	if d == "" {
 		return nil
 	}
-	fmt.Fprint(cmd.OutOrStdout(), d)
+	w := cmd.OutOrStdout()
+	if format != "text" {
+		w = cmd.ErrOrStderr()
+	}
+	fmt.Fprint(w, d)
 	fmt.Fprintf(cmd.ErrOrStderr(), "cetpgen: %s is stale; run cetpgen generate\n", plan.Root)
 	return invalid()
 }

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/cetpgen/cetpgen/runtime/buildversion"
 	"github.com/spf13/cobra"
 )
 
@@ -65,7 +66,9 @@ func newRoot() *cobra.Command {
 		Long:          "cetpgen validates CETP v2 Provider specs (provider.yaml + tools/<name>.yaml) and turns them into\ntyped code, manifests and catalogs. Exit codes: 0 ok, 1 invalid specs or drift, 2 usage or I/O error.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildversion.Line("cetpgen"),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newValidate(), newGenerate(), newInit(), newMetaSchema())
 	for _, c := range extraCommands {

@@ -21,7 +21,8 @@ func newValidate() *cobra.Command {
 		Short: "Check Provider specs and print positioned diagnostics",
 		Long: "validate loads each spec directory (default: every spec under specs/), checks it against the\n" +
 			"meta-schemas, compiles its JSON Schemas and applies every CETP v2 rule a spec can break.\n" +
-			"It prints all diagnostics at once, sorted, and writes nothing.",
+			"It prints all diagnostics at once, sorted, and writes nothing. Text goes to stderr;\n" +
+			"--format json and --format github go to stdout.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
 				return err
@@ -59,13 +60,24 @@ func checkSpecs(cmd *cobra.Command, args []string, format string) (*checked, err
 	if err != nil {
 		return nil, failure(err)
 	}
-	if err := printDiagnostics(cmd.ErrOrStderr(), l, format); err != nil {
+	if err := printDiagnostics(diagnosticsStream(cmd, format), l, format); err != nil {
 		return nil, failure(err)
 	}
 	if l.HasErrors() {
 		return nil, invalid()
 	}
 	return &checked{providers: providers, diags: l}, nil
+}
+
+// diagnosticsStream is where diagnostics in format go: machine formats
+// (json, github) are the command's output, on stdout, so that a script can
+// read them apart from anything a person is told; text is for people, on
+// stderr.
+func diagnosticsStream(cmd *cobra.Command, format string) io.Writer {
+	if format == "text" {
+		return cmd.ErrOrStderr()
+	}
+	return cmd.OutOrStdout()
 }
 
 func printDiagnostics(w io.Writer, l diag.List, format string) error {
