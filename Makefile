@@ -4,8 +4,11 @@ GO ?= go
 
 .PHONY: build test vet generate check-generated bench fuzz update-goldens tools
 
+# build builds both command-line tools: the generator (bin/cetpgen) and the
+# CETP v2 Consumer for the command line (bin/cetp).
 build:
 	$(GO) build -o bin/cetpgen ./cmd/cetpgen
+	$(GO) build -o bin/cetp ./cmd/cetp
 
 # tools installs what the tests need beyond Go: the Kotlin compiler (from
 # the npm registry, cached in .cache/kotlinc) for the Kotlin compile tests,
