@@ -52,6 +52,10 @@ func (r *runner) call(cmd *cobra.Command, f *callFlags, argv []string) error {
 	if err != nil {
 		return err
 	}
+	id, err := requestID(f)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := r.context(cmd)
 	defer cancel()
 	line := newProgressLine(r.env.Err(), r.env.terminal(), f.follow)
@@ -60,7 +64,7 @@ func (r *runner) call(cmd *cobra.Command, f *callFlags, argv []string) error {
 		return err
 	}
 	defer s.Close()
-	res, op, err := s.c.StartTool(ctx, requestID(f), argv[0], args)
+	res, op, err := s.c.StartTool(ctx, id, argv[0], args)
 	switch {
 	case err != nil:
 		return cliout.Exchange("call "+argv[0], err)
@@ -72,12 +76,15 @@ func (r *runner) call(cmd *cobra.Command, f *callFlags, argv []string) error {
 	return r.follow(ctx, cmd, s, op, line)
 }
 
-// requestID is --request-id, else a new request ID.
-func requestID(f *callFlags) string {
-	if f.requestID != "" {
-		return f.requestID
+// requestID is --request-id, which must be a UUID, else a new request ID.
+func requestID(f *callFlags) (string, error) {
+	switch {
+	case f.requestID == "":
+		return consumer.NewRequestID(), nil
+	case !consumer.IsRequestID(f.requestID):
+		return "", usagef("--request-id %q is not a UUID", f.requestID)
 	}
-	return consumer.NewRequestID()
+	return f.requestID, nil
 }
 
 // callOptions are the Consumer options of a call: resolutions launched,

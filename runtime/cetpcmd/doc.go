@@ -8,7 +8,9 @@
 //	cetp operation cancel --request-id R OP_ID   ask to cancel an operation
 //
 // Every command takes --socket (default: the environment variable
-// CETP_SOCKET) and --timeout, which bounds the whole command.
+// CETP_SOCKET), --timeout, which bounds the whole command, and
+// --provider-id, which refuses (CLI_WRONG_PROVIDER, exit 3) a Provider
+// whose negotiated provider_id is another, before anything is sent to it.
 //
 // call prints the result value as indented JSON on stdout. When the
 // Provider needs its user's decision (a confirmation, a grant), call

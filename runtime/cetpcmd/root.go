@@ -18,8 +18,9 @@ const DefaultTimeout = 2 * time.Minute
 
 // Flags every command takes.
 const (
-	SocketFlag  = "socket"
-	TimeoutFlag = "timeout"
+	SocketFlag     = "socket"
+	TimeoutFlag    = "timeout"
+	ProviderIDFlag = "provider-id"
 )
 
 // Main runs cetp with the process's arguments and returns its exit code.
@@ -53,6 +54,7 @@ func NewRoot(env Env) *cobra.Command {
 	pf := root.PersistentFlags()
 	pf.String(SocketFlag, "", "the Provider's socket (default $"+SocketEnv+")")
 	pf.Duration(TimeoutFlag, DefaultTimeout, "bound of the whole command, 0 for none")
+	pf.String(ProviderIDFlag, "", "refuse a Provider whose negotiated provider_id is not this one, before sending it anything")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
 	r := &runner{env: env}
 	root.AddCommand(r.toolsCmd(), r.callCmd(), r.operationCmd())
@@ -64,9 +66,10 @@ type runner struct {
 	env Env
 }
 
-// session is an open connection and the Consumer client on it.
+// session is a connection, dialed again when it breaks, and the Consumer
+// client on it.
 type session struct {
-	conn Conn
+	conn *consumer.Redialer
 	c    *consumer.Client
 }
 
@@ -83,13 +86,17 @@ func (r *runner) context(cmd *cobra.Command) (context.Context, context.CancelFun
 }
 
 // open connects to the Provider at --socket (else $CETP_SOCKET) and
-// returns a Consumer client on the connection. Resolutions are launched
-// through the connection with a notice on stderr. Each call's deadline is
-// the command's: --timeout, or the client's default when it is 0.
+// returns a Consumer client on the connection, which is dialed again when
+// it breaks so that a retry under the same request ID reaches the
+// Provider. Resolutions are launched through the connection with a notice
+// on stderr. Each call's deadline is the command's: --timeout, or the
+// client's default when it is 0. With --provider-id the client refuses
+// any other Provider.
 func (r *runner) open(ctx context.Context, cmd *cobra.Command, opt consumer.Options) (*session, error) {
 	if d, _ := cmd.Flags().GetDuration(TimeoutFlag); d > 0 {
 		opt.Timeout = d
 	}
+	opt.ProviderID, _ = cmd.Flags().GetString(ProviderIDFlag)
 	socket, _ := cmd.Flags().GetString(SocketFlag)
 	if socket == "" {
 		socket = r.env.Env(SocketEnv)
@@ -97,10 +104,15 @@ func (r *runner) open(ctx context.Context, cmd *cobra.Command, opt consumer.Opti
 	if socket == "" {
 		return nil, usagef("no Provider socket: pass --%s or set %s", SocketFlag, SocketEnv)
 	}
-	conn, err := r.env.dial(ctx, socket)
-	if err != nil {
+	rd := consumer.Redial(func(ctx context.Context) (consumer.Conn, error) {
+		conn, err := r.env.dial(ctx, socket)
+		if err != nil {
+			return nil, err
+		}
+		return noticeConn{Conn: conn, w: r.env.Err()}, nil
+	})
+	if err := rd.Connect(ctx); err != nil {
 		return nil, &cliout.TransportError{Err: fmt.Errorf("connect to %s: %w", socket, err)}
 	}
-	conn = noticeConn{Conn: conn, w: r.env.Err()}
-	return &session{conn: conn, c: consumer.New(conn, opt)}, nil
+	return &session{conn: rd, c: consumer.New(rd, opt)}, nil
 }

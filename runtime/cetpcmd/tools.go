@@ -39,8 +39,8 @@ func (r *runner) tools(cmd *cobra.Command) error {
 	if err != nil {
 		return cliout.Exchange("list_tools", err)
 	}
-	if list.Dropped > 0 {
-		fmt.Fprintf(r.env.Err(), "cetp: %d tools left out: they break a name rule or a size cap\n", list.Dropped)
+	for _, t := range list.Rejected {
+		fmt.Fprintf(r.env.Err(), "cetp: tool %s left out: %s\n", cliout.Printable(t.Name), t.Reason)
 	}
 	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
 		return printValue(cmd.OutOrStdout(), list)
