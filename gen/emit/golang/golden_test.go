@@ -83,7 +83,9 @@ func writeFile(t *testing.T, path string, data []byte) {
 // gofmt-clean: they are copied into a directory inside the module (its
 // leading underscore keeps it out of ./...) and built there. The torture
 // package also runs testdata/torture_test.go.txt, round trips of its
-// hardest types.
+// hardest types; the corpus package runs testdata/corpus_test.go.txt,
+// the keyword corpus of testdata/corpus/instances.json through the
+// runtime, the handler and the typed Client.
 func TestGoldenCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go tool")
@@ -103,6 +105,7 @@ func TestGoldenCompiles(t *testing.T) {
 	for _, args := range [][]string{{"go", "build"}, {"go", "vet"}, {"gofmt", "-l"}, {"go", "test"}} {
 		if args[1] == "vet" {
 			copyFile(t, "testdata/torture_test.go.txt", filepath.Join(tmp, golang.Dir, "torture", "torture_test.go"))
+			copyFile(t, "testdata/corpus_test.go.txt", filepath.Join(tmp, golang.Dir, "corpus", "corpus_test.go"))
 		}
 		cmd := exec.Command(args[0], append(args[1:], pkgPaths(args[0], pkgs)...)...)
 		out, err := cmd.CombinedOutput()
