@@ -13,7 +13,10 @@
 #
 # The server listens on 127.0.0.1 only, on a free port, with trust
 # authentication for loopback connections; its data directory is
-# .cache/pg/data at the repository root (git-ignored). It installs
+# .cache/pg/data at the repository root (git-ignored), or, when the
+# clone lives where the `postgres` user cannot enter (a 0700 home, as
+# root), /var/lib/postgresql/cetpgen/<hash of the clone's path>/data; the
+# lock, the port and the choice stay in .cache/pg. It installs
 # PostgreSQL from Debian's packages when no initdb is found. PostgreSQL
 # refuses to run as root, so as root the server runs as the `postgres`
 # system user (created if missing). start is idempotent and safe when run
@@ -21,9 +24,14 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-dir="$root/.cache/pg"
-data="$dir/data"
+dir="$root/.cache/pg" # lock, port and the server directory's name
 db="cetp_test"
+
+# srv is the directory of the server's own files (data, logs): $dir, or
+# the one that choose_srv recorded in $dir/server-dir.
+srv="$dir"
+if [ -f "$dir/server-dir" ]; then srv="$(cat "$dir/server-dir")"; fi
+data="$srv/data"
 
 die() { echo "postgres.sh: $*" >&2; exit 1; }
 
@@ -43,16 +51,36 @@ install_pg() {
 	[ -n "$(bindir)" ] || die "apt-get installed no PostgreSQL binaries"
 }
 
-# as runs a command as the server's owner: `postgres` when we are root.
+# as runs a command as the server's owner: `postgres` when we are root,
+# from /, since the caller's directory may be one that postgres cannot
+# enter.
 as() {
-	if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+	if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 ensure_user() {
 	[ "$(id -u)" = 0 ] || return 0
 	id postgres >/dev/null 2>&1 || useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
-	chown postgres: "$dir"
-	as test -w "$dir" || die "user postgres cannot write $dir; make its parent directories searchable (chmod o+x)"
+}
+
+# choose_srv picks where the server's files live: in $dir when the
+# server's owner can write there, else (as root, a clone under a
+# directory that `postgres` cannot enter) under /var/lib/postgresql,
+# named after the clone's path so that clones do not share a server.
+choose_srv() {
+	local d="$dir"
+	if [ "$(id -u)" = 0 ]; then
+		chown postgres: "$dir"
+		if ! as test -w "$dir" 2>/dev/null; then
+			d="/var/lib/postgresql/cetpgen/$(printf '%s' "$root" | sha256sum | cut -c1-16)"
+			mkdir -p "$d"
+			chown postgres: "$d"
+			as test -w "$d" || die "user postgres can write neither $dir nor $d"
+		fi
+	fi
+	echo "$d" >"$dir/server-dir"
+	srv="$d"
+	data="$srv/data"
 }
 
 port() { cat "$dir/port" 2>/dev/null || true; }
@@ -91,12 +119,12 @@ start_server() {
 	for _ in 1 2 3; do
 		p="$(free_port)"
 		echo "$p" >"$dir/port"
-		if as "$(bindir)/pg_ctl" start -D "$data" -l "$dir/server.log" -w -t 60 -o "-p $p" >/dev/null 9>&-; then
+		if as "$(bindir)/pg_ctl" start -D "$data" -l "$srv/server.log" -w -t 60 -o "-p $p" >/dev/null 9>&-; then
 			return 0
 		fi
 	done
 	rm -f "$dir/port"
-	die "the server did not start, see $dir/server.log"
+	die "the server did not start, see $srv/server.log"
 }
 
 create_db() {
@@ -113,6 +141,7 @@ start() {
 	flock 9
 	ensure_user
 	if ! running; then
+		choose_srv
 		init_cluster
 		start_server
 	fi
