@@ -27,24 +27,44 @@ type initView struct {
 func newInit() *cobra.Command {
 	var pkg, schemaDir string
 	cmd := &cobra.Command{
-		Use:   "init DIR",
+		Use:   "init NAME|DIR",
 		Short: "Write a new, valid Provider spec directory",
 		Long: "init writes DIR/provider.yaml and DIR/tools/get_status.yaml, a small valid spec to edit.\n" +
+			"A bare NAME (no slash) stands for specs/NAME, where validate and generate look by default.\n" +
 			"Their first lines point editors (yaml-language-server) at the meta-schemas: the nearest\n" +
 			"schema/ directory above DIR that holds them, else a copy written to DIR/../.schema/.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := runInit(args[0], pkg, schemaDir)
+			dir := initDir(args[0])
+			path, err := runInit(dir, pkg, schemaDir)
 			if err != nil {
 				return failure(err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s; check it with: cetpgen validate %s\n", path, path)
+			fmt.Fprintln(cmd.OutOrStdout(), initDone(args[0], path))
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&pkg, "package", "", "Android package and provider id (default com.example.<name>)")
 	cmd.Flags().StringVar(&schemaDir, "schema-dir", "", "directory of the meta-schemas for the editor modelines")
 	return cmd
+}
+
+// initDir is the spec directory init writes: specs/NAME for a bare name,
+// else the directory as given.
+func initDir(arg string) string {
+	if arg != "." && arg != ".." && !strings.ContainsAny(arg, `/\`) {
+		return filepath.Join(DefaultSpecDir, arg)
+	}
+	return arg
+}
+
+// initDone is the line init prints: where the spec is and what to run
+// next (validate and generate need no argument for a spec under specs/).
+func initDone(arg, path string) string {
+	if initDir(arg) != arg {
+		return fmt.Sprintf("wrote %s; edit it, then run: cetpgen validate && cetpgen generate", filepath.ToSlash(path))
+	}
+	return fmt.Sprintf("wrote %s; check it with: cetpgen validate %s", path, path)
 }
 
 func runInit(dir, pkg, schemaDir string) (string, error) {
