@@ -89,7 +89,8 @@ func (c *converter) mapping(n *yaml.Node, depth int) (any, bool) {
 			continue
 		}
 		if _, dup := out[name]; dup {
-			c.errorf(key, "duplicate-key", "key %q is already defined in this mapping", name)
+			prev := firstKey(n, name)
+			c.errorf(key, "duplicate-key", "key %q is already defined in this mapping, at line %d column %d", name, prev.Line, prev.Column)
 			ok = false
 			continue
 		}
@@ -98,6 +99,16 @@ func (c *converter) mapping(n *yaml.Node, depth int) (any, bool) {
 		ok = ok && valOK
 	}
 	return out, ok
+}
+
+// firstKey returns the first key node of mapping n that names name.
+func firstKey(n *yaml.Node, name string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := deref(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == name {
+			return k
+		}
+	}
+	return n
 }
 
 // key checks that a mapping key is a plain string and returns it.

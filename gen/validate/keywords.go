@@ -87,7 +87,7 @@ func unknownKeywords(doc *spec.Doc, obj map[string]any, ptr string) diag.List {
 			continue
 		}
 		hint := ""
-		if near := nearestKeyword(k); near != "" {
+		if near := nearest(k, sortedKeys(keywords2020)); near != "" {
 			hint = "; did you mean " + near + "?"
 		}
 		l.Warnf(doc.KeyPos(ptr+"/"+spec.EscapeToken(k)), "unknown-keyword",
@@ -152,11 +152,12 @@ func (s patternSet) match(name string) bool {
 	return false
 }
 
-// nearestKeyword returns the keyword within two edits of k (case counts as
-// one edit), or "" when there is none or the nearest is ambiguous.
-func nearestKeyword(k string) string {
+// nearest returns the candidate within two edits of k (a changed case
+// counts as an edit), or "" when there is none or the nearest is
+// ambiguous.
+func nearest(k string, candidates []string) string {
 	best, bestDist, tie := "", 3, false
-	for _, kw := range sortedKeys(keywords2020) {
+	for _, kw := range candidates {
 		d := editDistance(k, kw)
 		switch {
 		case d < bestDist:

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -172,9 +171,9 @@ func (m *metaSchemas) describe(doc *spec.Doc, ve *jsonschema.ValidationError) di
 	ptr := instancePointer(ve)
 	switch k := ve.ErrorKind.(type) {
 	case *kind.AdditionalProperties:
-		allowed := m.allowedKeys(ve.SchemaURL)
+		keys := m.allowedKeys(ve.SchemaURL)
 		for _, p := range k.Properties {
-			l.Errorf(doc.KeyPos(ptr+"/"+spec.EscapeToken(p)), "unknown-key", "unknown key %q%s", p, allowed)
+			l.Errorf(doc.KeyPos(ptr+"/"+spec.EscapeToken(p)), "unknown-key", "unknown key %q%s", p, suggestKey(p, keys))
 		}
 	case *kind.Required:
 		for _, p := range k.Missing {
@@ -217,21 +216,26 @@ func parentKeyPos(doc *spec.Doc, ptr string) source.Pos {
 }
 
 // allowedKeys lists the properties the meta-schema allows at schemaURL (the
-// location of the failing additionalProperties keyword).
-func (m *metaSchemas) allowedKeys(schemaURL string) string {
+// location of the failing additionalProperties keyword), sorted.
+func (m *metaSchemas) allowedKeys(schemaURL string) []string {
 	base, frag, _ := strings.Cut(schemaURL, "#")
 	node := lookup(m.raw[base], strings.TrimSuffix(frag, "/additionalProperties"))
 	obj, _ := node.(map[string]any)
 	props, _ := obj["properties"].(map[string]any)
-	if len(props) == 0 {
+	return sortedKeys(props)
+}
+
+// suggestKey names the key an unknown key most likely misspells, then
+// every key allowed at its place.
+func suggestKey(key string, allowed []string) string {
+	if len(allowed) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
+	list := strings.Join(allowed, ", ")
+	if near := nearest(key, allowed); near != "" {
+		return "; did you mean " + near + "? (allowed keys here: " + list + ")"
 	}
-	sort.Strings(keys)
-	return "; allowed keys here: " + strings.Join(keys, ", ")
+	return "; allowed keys here: " + list
 }
 
 // lookup resolves a JSON pointer inside a decoded JSON document.

@@ -112,13 +112,19 @@ func crossRules(set *spec.Set, cp *checkedProvider, results []toolResult) diag.L
 	complete := set.ToolFiles > 0 && set.ToolFiles == len(results) && scopesOK
 	for _, r := range results {
 		complete = complete && r.usable("/scopes")
+		unknown := false
 		if namesOK && r.usable("/scopes") {
-			l.Add(scopeRefs(r.doc, r.tool, declared, used)...)
+			refs := scopeRefs(r.doc, r.tool, declared, used)
+			unknown = refs.HasErrors()
+			l.Add(refs...)
 		}
 		if cp.bad.clean("/capabilities") && r.usable("/annotations/execution") {
 			l.Add(capabilityRules(r.doc, r.tool, p)...)
 		}
-		if scopesOK && r.usable("/scopes", "/annotations/effect") {
+		if cp.bad.clean("/limits") && r.usable("/input_schema") {
+			l.Add(unreachableBounds(r.doc, r.tool.InputSchema, requestBytes(p))...)
+		}
+		if scopesOK && !unknown && r.usable("/scopes", "/annotations/effect") {
 			l.Add(writeScopeLint(r.doc, r.tool, write)...)
 		}
 	}
@@ -146,10 +152,23 @@ func scopeRefs(doc *spec.Doc, t *spec.Tool, declared, used map[string]bool) diag
 	for i, s := range t.Scopes {
 		used[s] = true
 		if !declared[s] {
-			l.Errorf(doc.Pos(spec.Pointer("scopes", itoa(i))), "unknown-scope", "scope %q is not declared in provider.yaml", s)
+			l.Errorf(doc.Pos(spec.Pointer("scopes", itoa(i))), "unknown-scope", "scope %q is not declared in provider.yaml%s", s, declaredList(declared, s))
 		}
 	}
 	return l
+}
+
+// declaredList names the declared scopes for an unknown-scope message,
+// the likeliest meant one first.
+func declaredList(declared map[string]bool, unknown string) string {
+	names := sortedKeys(declared)
+	if len(names) == 0 {
+		return "; it declares no scopes"
+	}
+	if near := nearest(unknown, names); near != "" {
+		return "; did you mean " + near + "? (declared: " + strings.Join(names, ", ") + ")"
+	}
+	return "; declared: " + strings.Join(names, ", ")
 }
 
 func capabilityRules(doc *spec.Doc, t *spec.Tool, p *spec.Provider) diag.List {
