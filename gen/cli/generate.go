@@ -14,11 +14,12 @@ const DefaultOutDir = "out"
 
 // generateOptions are the flags of cetpgen generate.
 type generateOptions struct {
-	out     string
-	targets []string
-	check   bool
-	verbose bool
-	format  string
+	out      string
+	targets  []string
+	check    bool
+	verbose  bool
+	format   string
+	warnings string
 }
 
 func newGenerate() *cobra.Command {
@@ -37,6 +38,7 @@ func newGenerate() *cobra.Command {
 	f.BoolVar(&o.check, "check", false, "write nothing; exit 1 with a diff if the output is stale")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "list the files written or deleted")
 	addFormatFlag(cmd, &o.format)
+	addWarningsFlag(cmd, &o.warnings, warningsAll)
 	return cmd
 }
 
@@ -44,10 +46,13 @@ func runGenerate(cmd *cobra.Command, args []string, o generateOptions) error {
 	if err := checkFormat(o.format); err != nil {
 		return err
 	}
+	if err := checkWarnings(o.warnings); err != nil {
+		return err
+	}
 	if err := gen.CheckTargets(o.targets); err != nil {
 		return failure(err)
 	}
-	c, err := checkSpecs(cmd, args, o.format)
+	c, err := checkSpecs(cmd, args, o.format, o.warnings)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func newRoot() *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newValidate(), newGenerate(), newInit(), newMetaSchema())
+	root.AddCommand(newValidate(), newGenerate(), newInit(), newMetaSchema(), newImport())
 	for _, c := range extraCommands {
 		root.AddCommand(c())
 	}

@@ -15,7 +15,7 @@ import (
 const DefaultSpecDir = "specs"
 
 func newValidate() *cobra.Command {
-	var format string
+	var format, warnings string
 	cmd := &cobra.Command{
 		Use:   "validate [SPEC_DIR...]",
 		Short: "Check Provider specs and print positioned diagnostics",
@@ -27,11 +27,15 @@ func newValidate() *cobra.Command {
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			_, err := checkSpecs(cmd, args, format)
+			if err := checkWarnings(warnings); err != nil {
+				return err
+			}
+			_, err := checkSpecs(cmd, args, format, warnings)
 			return err
 		},
 	}
 	addFormatFlag(cmd, &format)
+	addWarningsFlag(cmd, &warnings, warningsAll)
 	return cmd
 }
 
@@ -48,7 +52,7 @@ func checkFormat(format string) error {
 
 // checkSpecs runs the pipeline up to the IR, prints the diagnostics and a
 // summary, and returns an exit error when the specs are invalid.
-func checkSpecs(cmd *cobra.Command, args []string, format string) (*checked, error) {
+func checkSpecs(cmd *cobra.Command, args []string, format, warnings string) (*checked, error) {
 	if len(args) == 0 {
 		args = []string{DefaultSpecDir}
 	}
