@@ -27,9 +27,10 @@ func main() {
 	root := app.NewRoot(catalog.Lazy(catalogData, catalogIndex))
 	if err := root.Execute(); err != nil {
 		var qe *catalog.QueryError
-		if !errors.As(err, &qe) { // a query error was printed as JSON already
-			fmt.Fprintln(os.Stderr, "notes:", err)
+		if errors.As(err, &qe) { // printed as JSON on stderr already; dws's exit status
+			os.Exit(qe.ExitCode())
 		}
+		fmt.Fprintln(os.Stderr, "notes:", err)
 		os.Exit(1)
 	}
 }

@@ -87,14 +87,23 @@ func TestSchemaCommandQueries(t *testing.T) {
 	}
 }
 
+// runSchemaCLIErr runs cetpgen in-process and returns its exit code and
+// stderr, where the schema command prints its JSON errors (as dws does).
+func runSchemaCLIErr(t *testing.T, args ...string) (int, []byte) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, strings.NewReader(""), &out, &errb)
+	return code, errb.Bytes()
+}
+
 func TestSchemaCommandErrors(t *testing.T) {
 	for path, want := range map[string]string{"schema": `unknown runtime schema path \"schema\"`, "nope": `unknown runtime schema path \"nope\"`} {
-		code, out := runSchemaCLI(t, "schema", path)
+		code, out := runSchemaCLIErr(t, "schema", path)
 		if code != ExitUsage || !strings.Contains(string(out), want) || !strings.Contains(string(out), `"category": "validation"`) {
 			t.Errorf("schema %s: exit %d, %s", path, code, out)
 		}
 	}
-	if code, out := runSchemaCLI(t, "schema", "--all", "validate"); code != ExitUsage || !strings.Contains(string(out), "--all cannot be combined") {
+	if code, out := runSchemaCLIErr(t, "schema", "--all", "validate"); code != ExitUsage || !strings.Contains(string(out), "--all cannot be combined") {
 		t.Errorf("--all with a path: exit %d, %s", code, out)
 	}
 }

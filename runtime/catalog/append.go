@@ -385,8 +385,10 @@ func appendToolWire(b []byte, w *toolWire) ([]byte, error) {
 	o.str("idempotency", w.Idempotency)
 	o.str("interface_mode", w.InterfaceMode)
 	o.strOmit("interface_reason", w.InterfaceReason)
-	o.key("interface_ref")
-	o.b = appendInterfaceRef(o.b, w.InterfaceRef)
+	if w.InterfaceRef != nil { // dws omits an absent ref
+		o.key("interface_ref")
+		o.b = appendInterfaceRef(o.b, w.InterfaceRef)
+	}
 	o.boolean("is_alias", w.IsAlias)
 	o.strOmit("metadata_source", w.MetadataSource)
 	o.str("name", w.Name)
@@ -433,8 +435,10 @@ func appendSummaryWire(b []byte, w *summaryWire) ([]byte, error) {
 	o.str("idempotency", w.Idempotency)
 	o.str("interface_mode", w.InterfaceMode)
 	o.strOmit("interface_reason", w.InterfaceReason)
-	o.key("interface_ref")
-	o.b = appendInterfaceRef(o.b, w.InterfaceRef)
+	if w.InterfaceRef != nil { // dws omits an absent ref
+		o.key("interface_ref")
+		o.b = appendInterfaceRef(o.b, w.InterfaceRef)
+	}
 	o.strOmit("metadata_source", w.MetadataSource)
 	o.str("name", w.Name)
 	o.str("primary_cli_path", w.PrimaryCLIPath)

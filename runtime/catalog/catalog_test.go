@@ -172,7 +172,7 @@ func TestCompactStripsDebugKeys(t *testing.T) {
 
 func TestQueryErrors(t *testing.T) {
 	c, _, _ := testCatalog(t)
-	for _, q := range []Query{{Path: "cal nope"}, {Path: "nope"}, {CLIPath: "cal event"}, {All: true, Path: "cal"}, {Path: "cal", CLIPath: "cal ls"}} {
+	for _, q := range []Query{{Path: "cal nope"}, {Path: "nope"}, {CLIPath: "cal nope"}, {Path: "cal nope", Root: "cal"}, {All: true, Path: "cal"}, {Path: "cal", CLIPath: "cal ls"}} {
 		var buf bytes.Buffer
 		err := c.Write(&buf, q)
 		var qe *QueryError
@@ -208,11 +208,18 @@ func TestAllHoldsStoredTools(t *testing.T) {
 		t.Fatalf("--all: %v", err)
 	}
 	stored, _ := c.StoredTool("cal.create_event")
-	if !bytes.Equal(all.Products[0].Tools[0], stored) {
-		t.Error("--all does not copy the stored tool")
+	if !bytes.Equal(compacted(t, all.Products[0].Tools[0]), unescapeHTML(stored)) {
+		t.Error("--all does not hold the stored tool")
+	}
+	// As dws's, --all is indented throughout: the stored tool appears
+	// re-indented at its depth (products[].tools[] is depth 4).
+	var ind bytes.Buffer
+	_ = json.Indent(&ind, stored, "        ", "  ")
+	if !bytes.Contains(buf.Bytes(), unescapeHTML(ind.Bytes())) {
+		t.Error("--all does not hold the stored tool indented at its depth")
 	}
 	skeleton, err := c.AllSkeleton()
-	want := bytes.Replace(buf.Bytes(), stored, []byte(`"cal.create_event"`), 1)
+	want := bytes.Replace(buf.Bytes(), unescapeHTML(ind.Bytes()), []byte(`"cal.create_event"`), 1)
 	if err != nil || !bytes.HasPrefix(want[:bytes.Index(want, []byte(`"cal.create_event"`))+18], skeleton[:bytes.Index(skeleton, []byte(`"cal.create_event"`))+18]) {
 		t.Errorf("the skeleton differs from --all before the first tool (%v)", err)
 	}
@@ -242,4 +249,13 @@ func TestConcurrentQueries(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+func compacted(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
 }

@@ -64,6 +64,7 @@ type jsonWriter struct {
 	expect      int       // hand-encoded values a whole writer will write
 	values      int       // hand-encoded values written
 	valueBytes  int       // their total size
+	wire        bool      // spill writes dws's wire: HTML characters unescaped
 }
 
 // size is the number of bytes written so far.
@@ -136,8 +137,23 @@ func (w *jsonWriter) spill(limit int) {
 	if w.out == nil || w.buf.Len() <= limit || w.err != nil {
 		return
 	}
-	_, w.err = w.out.Write(w.buf.Bytes())
+	b := w.buf.Bytes()
+	if w.wire {
+		b = unescapeHTML(b)
+	}
+	_, w.err = w.out.Write(b)
 	w.buf.Reset()
+}
+
+// indentAll is the compactFrom of a writer that indents everything.
+const indentAll = 1 << 30
+
+// indented writes the JSON value b, compact or not, indented as a value
+// at depth (json.Indent skips the whitespace it finds).
+func (w *jsonWriter) indented(b []byte, depth int) {
+	if err := json.Indent(&w.buf, b, indent(depth), "  "); err != nil {
+		w.fail(err)
+	}
 }
 
 func indent(depth int) string { return strings.Repeat("  ", depth) }

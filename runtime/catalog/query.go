@@ -12,12 +12,49 @@ import (
 
 // Query is one `schema` query: a path (canonical, CLI path, alias, product
 // or group), or an exact CLI path, or --all; Compact strips provenance and
-// debug keys.
+// debug keys. Root is the CLI's root command name: a path or CLI path may
+// start with it, as dws's examples do (`schema "dws calendar event
+// create"`).
 type Query struct {
 	Path    string
 	CLIPath string
 	All     bool
 	Compact bool
+	Root    string
+}
+
+// withoutRoot returns q with the root name dropped from the front of a
+// path that does not resolve as written (a product may share the root's
+// name: `cetpgen schema cetpgen` is cetpgen's product).
+func (c *Catalog) withoutRoot(q Query) Query {
+	if q.Root == "" {
+		return q
+	}
+	strip := func(p string) string {
+		n := NormalizePath(p)
+		if n != q.Root && !strings.HasPrefix(n, q.Root+" ") || c.resolves(n) {
+			return p
+		}
+		return strings.TrimPrefix(strings.TrimPrefix(n, q.Root), " ")
+	}
+	q.Path, q.CLIPath = strip(q.Path), strip(q.CLIPath)
+	return q
+}
+
+// resolves reports whether path names a tool, a product or a group.
+func (c *Catalog) resolves(path string) bool {
+	if _, ok := c.look.byCanonical[path]; ok {
+		return true
+	}
+	if !c.unknown(path) {
+		return true
+	}
+	for _, t := range c.idx.Tools {
+		if hasPrefixPath(t.Paths, path+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // QueryError is a structured query failure, printed as
@@ -30,6 +67,16 @@ type QueryError struct {
 
 // Error returns the message.
 func (e *QueryError) Error() string { return e.Message }
+
+// ExitCode is the exit status dws gives the error: its code (3 for a
+// validation error, 5 for a malformed command line).
+func (e *QueryError) ExitCode() int { return e.Code }
+
+// commandLineError is the error of a malformed schema command line (a
+// wrong argument count, an unknown flag), as dws reports cobra's errors.
+func commandLineError(msg string) *QueryError {
+	return &QueryError{Category: "internal", Code: 5, Message: msg}
+}
 
 // MarshalJSON writes the error wrapped in {"error": …}.
 func (e *QueryError) MarshalJSON() ([]byte, error) {
@@ -51,7 +98,11 @@ func usageError(msg string) *QueryError {
 
 // Payload returns the payload of q, ready to encode. --all is served by
 // WriteAll instead.
-func (c *Catalog) Payload(q Query) (any, error) {
+func (c *Catalog) Payload(q Query) (any, error) { return c.rootlessPayload(c.withoutRoot(q)) }
+
+// rootlessPayload is Payload of a query whose paths no longer start with
+// the root name.
+func (c *Catalog) rootlessPayload(q Query) (any, error) {
 	if q.Compact {
 		if raw, ok := c.storedCompactLeaf(q); ok {
 			return raw, nil
@@ -87,13 +138,18 @@ func (c *Catalog) compactOf(i int) json.RawMessage {
 	return json.RawMessage(c.idx.Tools[i].Compact.of(c.compact))
 }
 
+// payload answers q. --cli-path resolves an exact CLI path (primary or
+// alias) first, then like a path: a canonical path, a product or a group.
 func (c *Catalog) payload(q Query) (any, error) {
 	if q.CLIPath != "" {
-		ref, ok := c.look.byPath[NormalizePath(q.CLIPath)]
-		if !ok {
+		p := NormalizePath(q.CLIPath)
+		if ref, ok := c.look.byPath[p]; ok {
+			return c.leaf(ref, p)
+		}
+		if p == "" {
 			return nil, unknownPath(q.CLIPath)
 		}
-		return c.leaf(ref, NormalizePath(q.CLIPath))
+		return c.resolve(p)
 	}
 	path := NormalizePath(q.Path)
 	if path == "" || (path == "list" && c.unknown(path)) {
@@ -254,6 +310,7 @@ func compactPayload(p any) (any, error) {
 
 // Write writes the payload of q to w as indented JSON with a final newline.
 func (c *Catalog) Write(w io.Writer, q Query) error {
+	q = c.withoutRoot(q)
 	if q.All {
 		if q.Path != "" || q.CLIPath != "" {
 			return usageError("--all cannot be combined with a schema path")
@@ -263,19 +320,21 @@ func (c *Catalog) Write(w io.Writer, q Query) error {
 	if q.Path != "" && q.CLIPath != "" {
 		return usageError("--cli-path cannot be combined with a schema path")
 	}
-	p, err := c.Payload(q)
+	p, err := c.rootlessPayload(q)
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, p)
 }
 
+// writeJSON writes v as dws's schema command does: indented by two
+// spaces, HTML characters not escaped, with a final newline.
 func writeJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(unescapeHTML(b), '\n'))
 	return err
 }
 
@@ -289,8 +348,9 @@ type allHead struct {
 	Level             string            `json:"level"`
 }
 
-// WriteAll writes --all: every product with its full tools, one tool per
-// line. Without compact, the stored leaf bytes are copied, not decoded.
+// WriteAll writes --all as dws does: the whole export indented, every
+// product with its full tools. The stored leaf bytes (or, with compact,
+// the stored compact forms) are re-indented in one pass, not decoded.
 func (c *Catalog) WriteAll(w io.Writer, compact bool) error {
 	if compact {
 		return c.writeAllCompact(w)
@@ -316,7 +376,7 @@ func (c *Catalog) writeAll(w io.Writer, emit func(ti int) []byte) error {
 	if err != nil {
 		return err
 	}
-	jw := &jsonWriter{compactFrom: 4, out: w}
+	jw := &jsonWriter{compactFrom: indentAll, out: w, wire: true}
 	jw.object(0, []field{
 		{"agent_metadata", h.AgentMetadata, nil}, {"catalog_hash", c.idx.SourceHash, nil},
 		{"count", h.Count, nil}, {"interface_metadata", h.InterfaceMetadata, nil},
@@ -351,7 +411,7 @@ func (c *Catalog) writeAllProduct(jw *jsonWriter, p *productWire, i, depth int, 
 		jw.buf.WriteByte('[')
 		for j, ti := range c.idx.Products[i].Tools {
 			jw.elem(j, d)
-			jw.buf.Write(emit(ti))
+			jw.indented(emit(ti), d+1)
 			jw.spill(64 << 10)
 		}
 		jw.close(']', len(c.idx.Products[i].Tools), d)
@@ -369,7 +429,7 @@ func (c *Catalog) writeAllProduct(jw *jsonWriter, p *productWire, i, depth int, 
 // writeAllCompact streams the compact export: the product heads are
 // decoded and stripped; each tool's stored compact form is copied.
 func (c *Catalog) writeAllCompact(w io.Writer) error {
-	jw := &jsonWriter{compactFrom: 4, out: w}
+	jw := &jsonWriter{compactFrom: indentAll, out: w, wire: true}
 	jw.object(0, []field{
 		{"count", len(c.idx.Products), nil}, {"kind", Kind, nil}, {"level", "catalog", nil},
 		{"products", nil, func(d int) { c.writeCompactProducts(jw, d) }},
@@ -411,7 +471,7 @@ func (c *Catalog) writeCompactTools(jw *jsonWriter, product, depth int) {
 	jw.buf.WriteByte('[')
 	for j, ti := range tools {
 		jw.elem(j, depth)
-		jw.buf.Write(c.compactOf(ti))
+		jw.indented(c.compactOf(ti), depth+1)
 		jw.spill(64 << 10)
 	}
 	jw.close(']', len(tools), depth)

@@ -37,7 +37,7 @@ type toolWire struct {
 	Idempotency         string                     `json:"idempotency"`
 	InterfaceMode       string                     `json:"interface_mode"`
 	InterfaceReason     string                     `json:"interface_reason,omitempty"`
-	InterfaceRef        *InterfaceRef              `json:"interface_ref"`
+	InterfaceRef        *InterfaceRef              `json:"interface_ref,omitempty"`
 	IsAlias             bool                       `json:"is_alias"`
 	MetadataSource      string                     `json:"metadata_source,omitempty"`
 	Name                string                     `json:"name"`
@@ -74,7 +74,7 @@ type summaryWire struct {
 	Idempotency         string        `json:"idempotency"`
 	InterfaceMode       string        `json:"interface_mode"`
 	InterfaceReason     string        `json:"interface_reason,omitempty"`
-	InterfaceRef        *InterfaceRef `json:"interface_ref"`
+	InterfaceRef        *InterfaceRef `json:"interface_ref,omitempty"`
 	MetadataSource      string        `json:"metadata_source,omitempty"`
 	Name                string        `json:"name"`
 	PrimaryCLIPath      string        `json:"primary_cli_path"`
