@@ -34,3 +34,13 @@ func faultDelay(err error) time.Duration {
 	}
 	return faultRetryAfter
 }
+
+// storeError is the answer to a store error that is no refusal: a fault
+// is UNAVAILABLE (storeUnavailable), anything else the retryable
+// INTERNAL_ERROR of storeFailure.
+func storeError(err error) *protocol.Error {
+	if isStoreFault(err) {
+		return storeUnavailable(err)
+	}
+	return storeFailure()
+}

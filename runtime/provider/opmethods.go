@@ -39,7 +39,8 @@ type operationState struct {
 // the capability, the operation_id, and the record of this caller's
 // request_id naming that operation. Another caller's operation, an
 // unknown one and one whose request_id differs look the same. A record
-// past its window is RESULT_EXPIRED.
+// past its window is RESULT_EXPIRED, and so is one purged since, while its
+// tombstone lasts (expiry.go).
 func (p *Provider) findOperation(ctx context.Context, req *request, capability string) (store.Record, string, *protocol.Error) {
 	if !req.session.has(capability) {
 		return store.Record{}, "", protocol.NewError(protocol.CodeUnsupportedCapability, "capability %s was not negotiated", capability)
@@ -51,10 +52,12 @@ func (p *Provider) findOperation(ctx context.Context, req *request, capability s
 	key := store.Key{Caller: req.caller.Key(), Provider: p.desc.ID, RequestID: req.requestID}
 	rec, err := p.opt.Store.Get(ctx, key)
 	switch {
+	case errors.Is(err, store.ErrNotFound) && p.purgedOperation(ctx, key, id):
+		return rec, id, resultExpired()
 	case errors.Is(err, store.ErrNotFound) || err == nil && rec.OperationID != id:
 		return rec, id, protocol.NewError(protocol.CodeInvalidRequest, "no operation %s for this request_id", protocol.Truncate(id, 64))
 	case err != nil:
-		return rec, id, storeFailure()
+		return rec, id, storeError(err)
 	case rec.State.Terminal() && !p.opt.Now().Before(rec.ExpiresAt):
 		return rec, id, protocol.NewError(protocol.CodeResultExpired, "the operation's result is past its retention window")
 	}
@@ -128,7 +131,7 @@ func (p *Provider) cancelOperation(ctx context.Context, req *request) protocol.B
 			"the operation already finished as %s and cannot be cancelled", rec.State))
 	case store.StateQueued, store.StateRunning:
 		if err := p.opt.Store.RequestCancel(ctx, rec.Key); err != nil {
-			return protocol.ErrorBundle(req.echo, storeFailure())
+			return protocol.ErrorBundle(req.echo, storeError(err))
 		}
 		if op := p.ops.get(rec.Key); op != nil {
 			op.requestCancel()

@@ -239,11 +239,12 @@ func untilDone(c *providertest.Client, lease time.Duration, id, tool string) (st
 var faultRetries atomic.Int64
 
 // retryWait waits for the retry_after_ms of a retryable error envelope;
-// anything else is an error.
+// anything else is an error, and so is INTERNAL_ERROR, retryable or not:
+// a store fault must be answered UNAVAILABLE.
 func retryWait(b protocol.Bundle, id string) error {
 	e, err := protocol.ParseError(b)
-	if err != nil || !e.Retryable {
-		return fmt.Errorf("request %s: not retryable: %v (%v)", id, b, err)
+	if err != nil || !e.Retryable || e.Code == protocol.CodeInternalError {
+		return fmt.Errorf("request %s: not retryable or internal: %v (%v)", id, b, err)
 	}
 	faultRetries.Add(1)
 	time.Sleep(max(e.RetryAfter, 10*time.Millisecond))

@@ -53,7 +53,7 @@ func faultDelay(err error) (time.Duration, bool) {
 	var ne net.Error
 	switch {
 	case errors.As(err, &ce), errors.As(err, &ne),
-		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone),
+		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone), errors.Is(err, pgconn.ErrConnClosed),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EPIPE),
 		pgconn.SafeToRetry(err):
