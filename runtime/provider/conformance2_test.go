@@ -289,7 +289,7 @@ func TestConformanceIdempotency(t *testing.T) {
 			c.Negotiate(ctx)
 			return c.Execute(ctx, id, "create_alert", alertArgs, ""), ok2(id)
 		}, post: effects("create_alert", 1)},
-		{name: "after the window the record is purged", run: func(t *testing.T, f *fixture) (protocol.Bundle, want) {
+		{name: "after the window the record is purged and the request ID answers RESULT_EXPIRED", run: func(t *testing.T, f *fixture) (protocol.Bundle, want) {
 			c := f.client(t, callerA)
 			check(t, c.Execute(ctx, id, "create_alert", alertArgs, ""), ok2(id))
 			f.clock.Advance(86400 * time.Second)
@@ -297,8 +297,8 @@ func TestConformanceIdempotency(t *testing.T) {
 				t.Fatalf("Purge = %d, %v", n, err)
 			}
 			c.Negotiate(ctx)
-			return c.Execute(ctx, id, "create_alert", alertArgs, ""), ok2(id)
-		}, post: effects("create_alert", 2)},
+			return c.Execute(ctx, id, "create_alert", alertArgs, ""), err2(protocol.CodeResultExpired, false, id)
+		}, post: effects("create_alert", 1)},
 		{name: "terminal business error is stored", run: func(t *testing.T, f *fixture) (protocol.Bundle, want) {
 			c := f.client(t, callerA)
 			check(t, c.Execute(ctx, id, "conflict_alert", `{}`, ""), err2(protocol.CodeConflict, false, id))

@@ -83,6 +83,10 @@ type Options struct {
 	// tokens in the background (Purge) until Close; it defaults to
 	// DefaultPurgeEvery, and a negative value turns it off.
 	PurgeEvery time.Duration
+	// TombstoneTTL is how long a purged record's tombstone is kept, on a
+	// store that keeps them (see expiry.go): the request ID answers
+	// RESULT_EXPIRED meanwhile. It defaults to DefaultTombstoneTTL.
+	TombstoneTTL time.Duration
 }
 
 // Provider is the engine of one CETP Provider. It is safe for concurrent
@@ -244,6 +248,9 @@ func operationDefaults(o Options) Options {
 	}
 	if o.PurgeEvery == 0 {
 		o.PurgeEvery = DefaultPurgeEvery
+	}
+	if o.TombstoneTTL <= 0 {
+		o.TombstoneTTL = DefaultTombstoneTTL
 	}
 	return o
 }
@@ -455,15 +462,22 @@ func revision(tools []*tool, sync bool) string {
 
 // Purge deletes deduplication records and resume tokens whose window has
 // passed; records are kept at least idempotency_window_seconds, as §6
-// requires. The Provider calls it every Options.PurgeEvery; an app may
-// call it too.
+// requires. On a store that keeps tombstones it first leaves one for
+// every record it deletes, and deletes the tombstones older than
+// Options.TombstoneTTL (see expiry.go). The Provider calls it every
+// Options.PurgeEvery; an app may call it too.
 func (p *Provider) Purge(ctx context.Context) (int64, error) {
 	if p.opt.Store == nil {
 		return 0, nil
 	}
-	n, err := p.opt.Store.Purge(ctx, p.opt.Now())
+	now := p.opt.Now()
+	buried, err := p.bury(ctx, now)
 	if err != nil {
-		return n, fmt.Errorf("provider %s: purge: %w", p.desc.ID, err)
+		return 0, err
 	}
-	return n, nil
+	n, err := p.opt.Store.Purge(ctx, now)
+	if err != nil {
+		return buried + n, fmt.Errorf("provider %s: purge: %w", p.desc.ID, err)
+	}
+	return buried + n, nil
 }

@@ -24,6 +24,7 @@ type Store struct {
 	cancels map[store.Key]bool
 	prog    map[store.Key][]byte
 	locks   keylock.Set[store.Key]
+	tombs   map[store.Key]store.Tombstone // see tombstone.go
 }
 
 // New returns an empty store.
