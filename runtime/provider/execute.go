@@ -210,11 +210,16 @@ func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
 }
 
 // begin is the common start of a deduplicated execution: the per-key lock
-// (released by the caller unless begin answers), steps 5 and 6, and the
-// deadline check before any effect.
+// (released by the caller unless begin answers), RESULT_EXPIRED for a
+// request ID past its window (expiry.go), steps 5 and 6, and the deadline
+// check before any effect.
 func (p *Provider) begin(ctx context.Context, x *execution) (*store.TokenUse, protocol.Bundle) {
 	if err := p.waitTurn(ctx, x); err != nil {
 		return nil, protocol.ErrorBundle(x.req.echo, err)
+	}
+	if e := p.expiredCall(ctx, x); e != nil {
+		p.keys.Unlock(x.key)
+		return nil, protocol.ErrorBundle(x.req.echo, e)
 	}
 	use, resp := p.confirmStep(ctx, x)
 	if resp == nil && x.req.passed(p.opt.Now()) {

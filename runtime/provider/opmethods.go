@@ -39,7 +39,8 @@ type operationState struct {
 // the capability, the operation_id, and the record of this caller's
 // request_id naming that operation. Another caller's operation, an
 // unknown one and one whose request_id differs look the same. A record
-// past its window is RESULT_EXPIRED.
+// past its window is RESULT_EXPIRED, and so is one purged since, while its
+// tombstone lasts (expiry.go).
 func (p *Provider) findOperation(ctx context.Context, req *request, capability string) (store.Record, string, *protocol.Error) {
 	if !req.session.has(capability) {
 		return store.Record{}, "", protocol.NewError(protocol.CodeUnsupportedCapability, "capability %s was not negotiated", capability)
@@ -51,6 +52,8 @@ func (p *Provider) findOperation(ctx context.Context, req *request, capability s
 	key := store.Key{Caller: req.caller.Key(), Provider: p.desc.ID, RequestID: req.requestID}
 	rec, err := p.opt.Store.Get(ctx, key)
 	switch {
+	case errors.Is(err, store.ErrNotFound) && p.purgedOperation(ctx, key, id):
+		return rec, id, resultExpired()
 	case errors.Is(err, store.ErrNotFound) || err == nil && rec.OperationID != id:
 		return rec, id, protocol.NewError(protocol.CodeInvalidRequest, "no operation %s for this request_id", protocol.Truncate(id, 64))
 	case err != nil:
