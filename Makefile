@@ -17,6 +17,7 @@ build:
 # the tests end, pass or fail.
 tools:
 	scripts/kotlinc.sh
+	scripts/kotlin-deps.sh
 	scripts/postgres.sh start
 
 # CETP_PG_DSN names that server's test database; it is read when each

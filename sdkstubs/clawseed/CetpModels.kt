@@ -1,17 +1,23 @@
-// Compile-only declarations of the ClawSeed Android SDK's CETP v2 Provider
-// API (package dev.clawseed.sdk.android.cetp, commit 474b94e), written from
-// the facts of shared/reference/clawseed-sdk.md sections 2.1 to 2.4: the
-// names, parameter order and defaults the generated Kotlin relies on. The
-// bodies are not the SDK's; they only make the declarations usable on a JVM.
-@file:Suppress("unused", "UNUSED_PARAMETER")
-
+// A stand-in for the provider-side public API of the ClawSeed Android SDK
+// (package dev.clawseed.sdk.android.cetp at commit 474b94e), which has no
+// published artifact. Written for cetpgen from the API facts of the
+// project's ClawSeed reference (sections 2.1 to 2.4): names, parameter
+// order, nullability and defaults as there, data classes as data classes.
+// It compiles against the real Android framework (android-all) and
+// kotlinx-serialization-json. Of CetpConstants only the members the
+// reference names are declared; the consumer side (CetpClient,
+// ExternalToolBridge and their models) is not part of it.
 package dev.clawseed.sdk.android.cetp
 
 import android.app.PendingIntent
 import android.content.Context
+import android.content.pm.PackageManager
+import android.content.pm.Signature
+import android.os.Build
 import android.os.ParcelFileDescriptor
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonObject
+import java.security.MessageDigest
 
 object CetpConstants {
     const val DEFAULT_SCHEMA_DIALECT: String = "https://json-schema.org/draft/2020-12/schema"
@@ -99,7 +105,28 @@ data class CetpCallerIdentity(val uid: Int, val packages: List<CetpCallerPackage
         }
 
     companion object {
-        fun resolve(context: Context, uid: Int): CetpCallerIdentity = CetpCallerIdentity(uid, emptyList())
+        /**
+         * resolve lists every package of uid with the SHA-256 (lowercase hex)
+         * of each signing certificate, as the SDK does before each call.
+         */
+        fun resolve(context: Context, uid: Int): CetpCallerIdentity {
+            val pm = context.packageManager
+            val packages = (pm.getPackagesForUid(uid) ?: emptyArray()).sorted().map { name ->
+                CetpCallerPackage(name, signers(pm, name).map { sha256Hex(it.toByteArray()) }.toSet())
+            }
+            return CetpCallerIdentity(uid, packages)
+        }
+
+        @Suppress("DEPRECATION")
+        private fun signers(pm: PackageManager, name: String): List<Signature> =
+            if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.P) {
+                pm.getPackageInfo(name, PackageManager.GET_SIGNING_CERTIFICATES).signingInfo?.apkContentsSigners?.toList() ?: emptyList()
+            } else {
+                pm.getPackageInfo(name, PackageManager.GET_SIGNATURES).signatures?.toList() ?: emptyList()
+            }
+
+        private fun sha256Hex(b: ByteArray): String =
+            MessageDigest.getInstance("SHA-256").digest(b).joinToString("") { "%02x".format(it) }
     }
 }
 

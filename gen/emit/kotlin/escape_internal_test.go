@@ -93,9 +93,9 @@ func TestNumberLiteral(t *testing.T) {
 	cases := map[string]string{
 		"5":                              "JsonPrimitive(5L)",
 		"-9223372036854775807":           "JsonPrimitive(-9223372036854775807L)",
-		"123456789012345678901234567890": `JsonPrimitive(java.math.BigInteger("123456789012345678901234567890"))`,
-		"1e-8":                           `JsonPrimitive(BigDecimal("1e-8"))`,
-		"0.1":                            `JsonPrimitive(BigDecimal("0.1"))`,
+		"123456789012345678901234567890": `JsonUnquotedLiteral("123456789012345678901234567890")`,
+		"1e-8":                           `JsonUnquotedLiteral("1e-8")`,
+		"0.1":                            `JsonUnquotedLiteral("0.1")`,
 	}
 	for in, want := range cases {
 		if got := jsonLiteral(json.Number(in), ""); got != want {

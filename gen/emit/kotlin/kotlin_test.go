@@ -1,12 +1,9 @@
 package kotlin_test
 
 import (
-	"bufio"
 	"bytes"
 	"flag"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -145,137 +142,6 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s: output differs between runs", first[i].Slug)
 		}
 	}
-}
-
-// kotlinc locates the Kotlin compiler: $KOTLINC, else the copy that
-// scripts/kotlinc.sh installs under .cache/kotlinc/.
-func kotlinc(t *testing.T) string {
-	t.Helper()
-	if k := os.Getenv("KOTLINC"); k != "" {
-		return k
-	}
-	var found []string
-	all, _ := filepath.Glob(filepath.Join(repoRoot, ".cache", "kotlinc", "*", "package", "bin", "kotlinc"))
-	for _, f := range all {
-		if !strings.Contains(f, ".partial.") {
-			found = append(found, f)
-		}
-	}
-	if len(found) == 0 {
-		t.Fatal("no Kotlin compiler: run scripts/kotlinc.sh (it installs kotlinc into .cache/kotlinc/) or set KOTLINC")
-	}
-	abs, err := filepath.Abs(found[len(found)-1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
-
-// TestKotlinCompilesAndRuns compiles the generated Kotlin of every example
-// spec and test spec, with the SDK stand-ins of sdkstubs/ and the JVM
-// harness, in one kotlinc run, then runs the harness with java: the
-// round-trip cases of testdata/roundtrip.txt and the base-class checks.
-func TestKotlinCompilesAndRuns(t *testing.T) {
-	compiler := kotlinc(t)
-	work := t.TempDir()
-	src := filepath.Join(work, "src")
-	for _, p := range load(t, specDirs(t)) {
-		writeFiles(t, src, generate(t, p))
-	}
-	// The Go generator's torture spec (reserved words, colliding and
-	// non-ASCII names, hostile texts, every union form) must compile too.
-	for _, p := range load(t, []string{goTorture}) {
-		writeFiles(t, filepath.Join(src, "gotorture"), generate(t, p))
-	}
-	writeFile(t, filepath.Join(src, "harness", "RoundTrips.kt"), roundTrips(t))
-	sources := kotlinSources(t, src, filepath.Join(repoRoot, "sdkstubs"), filepath.Join("testdata", "harness"))
-	classes := filepath.Join(work, "classes")
-	// C1 only and the serial collector: kotlinc is a short-lived JVM, and on
-	// this project's 2-core machines this cuts its CPU time about threefold.
-	args := append([]string{"-nowarn", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-d", classes}, sources...)
-	if out, err := exec.Command(compiler, args...).CombinedOutput(); err != nil {
-		t.Fatalf("kotlinc failed: %v\n%s", err, out)
-	}
-	stdlib := filepath.Join(filepath.Dir(filepath.Dir(compiler)), "lib", "kotlin-stdlib.jar")
-	out, err := exec.Command("java", "-XX:TieredStopAtLevel=1", "-cp", classes+string(os.PathListSeparator)+stdlib, "harness.HarnessKt").CombinedOutput()
-	t.Logf("harness:\n%s", out)
-	if err != nil || !strings.Contains(string(out), " passed, 0 failed") {
-		t.Fatalf("harness failed: %v\n%s", err, out)
-	}
-}
-
-// writeFiles writes generated files below dir.
-func writeFiles(t *testing.T, dir string, files []emit.File) {
-	t.Helper()
-	for _, f := range files {
-		writeFile(t, filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data)
-	}
-}
-
-// writeFile writes data to path, creating directories.
-func writeFile(t *testing.T, path string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// kotlinSources lists the .kt files below the roots.
-func kotlinSources(t *testing.T, roots ...string) []string {
-	t.Helper()
-	var out []string
-	for _, root := range roots {
-		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".kt") {
-				out = append(out, path)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
-}
-
-// roundTrips turns testdata/roundtrip.txt into the harness's roundTrips().
-func roundTrips(t *testing.T) []byte {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "roundtrip.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var b strings.Builder
-	b.WriteString("package harness\n\nfun roundTrips() {\n")
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		b.WriteString(roundTripCall(t, n, line))
-	}
-	b.WriteString("}\n")
-	return []byte(b.String())
-}
-
-// roundTripCall is one harness call for a line of roundtrip.txt.
-func roundTripCall(t *testing.T, n int, line string) string {
-	t.Helper()
-	parts := strings.SplitN(line, " ", 3)
-	if len(parts) != 3 || (parts[0] != "ok" && parts[0] != "bad") {
-		t.Fatalf("roundtrip.txt:%d: want \"ok|bad Type JSON\"", n)
-	}
-	fn := map[string]string{"ok": "roundTrip", "bad": "rejects"}[parts[0]]
-	name := fmt.Sprintf("roundtrip.txt:%d %s", n, parts[1])
-	dot := strings.LastIndex(parts[1], ".")
-	obj, root := parts[1][:dot], parts[1][dot+1:]
-	return fmt.Sprintf("    %s(%s, %s) { %s.encode%s(%s.decode%s(it)) }\n", fn, kotlin.StringLiteral(name), kotlin.StringLiteral(parts[2]), obj, root, obj, root)
 }
 
 // BenchmarkGenerate renders the Kotlin of the three example specs.

@@ -12,8 +12,8 @@ import (
 // jsonLiteral returns a Kotlin expression that builds the decoded JSON
 // value v (as ir.Schema.Value holds it) with the kotlinx.serialization.json
 // builders. Object members keep sorted key order; numbers keep their exact
-// value (Long when an integer fits, else BigInteger or BigDecimal built from
-// the literal text). indent is the indentation of the expression's line.
+// value (Long when an integer fits, else the literal text). indent is the
+// indentation of the expression's line.
 func jsonLiteral(v any, indent string) string {
 	var b strings.Builder
 	writeLiteral(&b, v, indent)
@@ -70,15 +70,16 @@ func writeArray(b *strings.Builder, a []any, indent string) {
 	b.WriteString(indent + "}")
 }
 
-// numberLiteral keeps a JSON number exact: small integers as Long literals,
-// anything else from its literal text through BigInteger or BigDecimal.
+// numberLiteral keeps a JSON number exact: integers that fit a Long as Long
+// literals, anything else as its literal text (JsonUnquotedLiteral), so the
+// schema the SDK serves carries the number as the spec wrote it
+// (JsonPrimitive(BigDecimal("1e-8")) would be served as 1E-8).
 func numberLiteral(n json.Number) string {
 	s := n.String()
 	if i, ok := new(big.Int).SetString(s, 10); ok {
 		if i.IsInt64() && i.Int64() != -1<<63 {
 			return "JsonPrimitive(" + i.String() + "L)"
 		}
-		return "JsonPrimitive(java.math.BigInteger(" + kotlinString(s) + "))"
 	}
-	return "JsonPrimitive(BigDecimal(" + kotlinString(s) + "))"
+	return "JsonUnquotedLiteral(" + kotlinString(s) + ")"
 }

@@ -1,0 +1,292 @@
+package kotlin_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/emit/kotlin"
+	"github.com/cetpgen/cetpgen/gen/emit/manifest"
+	"github.com/cetpgen/cetpgen/gen/ir"
+)
+
+// jvmTimeout bounds the kotlinc run and the java run each. On the
+// project's 2-core machines kotlinc takes about a minute and the tests,
+// Robolectric's sandbox included, under half a minute (BENCHMARKS.md).
+const jvmTimeout = 8 * time.Minute
+
+// toolchain is what the JVM tests run with.
+type toolchain struct {
+	kotlinc string
+	// compileCP and runCP are the class paths of scripts/kotlin-deps.sh.
+	compileCP, runCP string
+	// androidAll is Robolectric's offline dependency directory.
+	androidAll string
+}
+
+// findToolchain locates kotlinc (scripts/kotlinc.sh, or $KOTLINC) and the
+// jars of scripts/kotlin-deps.sh (or $KOTLIN_DEPS). Both are installed by
+// `make tools`. Missing, the test fails under CI=true and is skipped,
+// saying why, elsewhere.
+func findToolchain(t *testing.T) toolchain {
+	t.Helper()
+	missing := func(what string) {
+		msg := what + " missing: run `make tools` (scripts/kotlinc.sh and scripts/kotlin-deps.sh install it under .cache/)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	var tc toolchain
+	if tc.kotlinc = os.Getenv("KOTLINC"); tc.kotlinc == "" {
+		tc.kotlinc = newest(t, filepath.Join(repoRoot, ".cache", "kotlinc", "*", "package", "bin", "kotlinc"))
+	}
+	if tc.kotlinc == "" {
+		missing("kotlinc")
+	}
+	deps := os.Getenv("KOTLIN_DEPS")
+	if deps == "" {
+		if done := newest(t, filepath.Join(repoRoot, ".cache", "kotlin-deps", "*", "done")); done != "" {
+			deps = filepath.Dir(done)
+		}
+	}
+	if deps == "" {
+		missing("the Kotlin test jars")
+	}
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(deps, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(data))
+	}
+	tc.compileCP, tc.runCP, tc.androidAll = read("compile.classpath"), read("run.classpath"), read("android-all.dir")
+	return tc
+}
+
+// newest returns the absolute path of the last match of pattern that is
+// not a partial download, or "".
+func newest(t *testing.T, pattern string) string {
+	t.Helper()
+	all, _ := filepath.Glob(pattern)
+	var found []string
+	for _, f := range all {
+		if !strings.Contains(f, ".partial.") {
+			found = append(found, f)
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	abs, err := filepath.Abs(found[len(found)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// TestKotlinOnTheJVM compiles the generated Kotlin of every example spec,
+// test spec and the Go generator's torture spec against the real Android
+// framework (android-all), kotlinx-serialization-json and the ClawSeed SDK
+// stand-in of sdkstubs/, with the JUnit tests of testdata/harness, in one
+// kotlinc run; a warning in generated code fails the test. It then runs
+// the JUnit tests with java, Robolectric giving the generated
+// ContentProviders and Services a working framework: the round trips of
+// testdata/roundtrip.txt, the alerts dispatch checks, and for every
+// Provider its schemas against the spec's canonical JSON, its manifest
+// fragment against its classes and its CETP v1 subset.
+func TestKotlinOnTheJVM(t *testing.T) {
+	tc := findToolchain(t)
+	work := t.TempDir()
+	src := filepath.Join(work, "src")
+	ps := load(t, specDirs(t))
+	for _, p := range ps {
+		writeFiles(t, src, generate(t, p))
+	}
+	// The Go generator's torture spec (reserved words, colliding and
+	// non-ASCII names, hostile texts, every union form) must compile too.
+	gt := load(t, []string{goTorture})
+	for _, p := range gt {
+		writeFiles(t, filepath.Join(src, "gotorture"), generate(t, p))
+	}
+	writeFile(t, filepath.Join(src, "harness", "RoundTrips.kt"), roundTrips(t))
+	writeFile(t, filepath.Join(src, "harness", "Fixtures.kt"), fixtures(t, append(ps, gt...)))
+	generated := kotlinSources(t, src)
+	sources := append(kotlinSources(t, filepath.Join(repoRoot, "sdkstubs"), filepath.Join("testdata", "harness")), generated...)
+	classes := filepath.Join(work, "classes")
+
+	ctx, cancel := context.WithTimeout(context.Background(), jvmTimeout)
+	defer cancel()
+	// C1 only and the serial collector: kotlinc is a short-lived JVM, and on
+	// this project's 2-core machines this cuts its CPU time about threefold.
+	args := append([]string{"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-jvm-target", "17",
+		"-classpath", tc.compileCP, "-d", classes}, sources...)
+	out, err := exec.CommandContext(ctx, tc.kotlinc, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("kotlinc failed: %v\n%s", err, out)
+	}
+	if w := generatedWarnings(string(out), src); len(w) > 0 {
+		t.Errorf("kotlinc warns about generated code:\n%s", strings.Join(w, "\n"))
+	}
+
+	ctx, cancel = context.WithTimeout(context.Background(), jvmTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+		"-Drobolectric.offline=true", "-Drobolectric.dependency.dir="+tc.androidAll,
+		"-Drobolectric.logging.enabled=false",
+		"-cp", classes+string(os.PathListSeparator)+tc.compileCP,
+		"org.junit.runner.JUnitCore", "harness.RoundTripTest", "harness.AlertsTest", "harness.ProvidersTest")
+	cmd.Dir = work
+	out, err = cmd.CombinedOutput()
+	t.Logf("JUnit:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "\nOK (") {
+		t.Fatalf("the JVM tests failed: %v", err)
+	}
+}
+
+// generatedWarnings returns kotlinc's warnings about files below src (the
+// generated code and the fixtures written by this test).
+func generatedWarnings(out, src string) []string {
+	var w []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "warning:") || strings.Contains(line, ": warning:") {
+			if strings.Contains(line, src) {
+				w = append(w, line)
+			}
+		}
+	}
+	return w
+}
+
+// fixtures renders harness/Fixtures.kt: for every Provider the facts of the
+// spec the JUnit tests compare the generated code with, and the manifest
+// fragment the manifest emitter renders for it.
+func fixtures(t *testing.T, ps []*ir.Provider) []byte {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("package harness\n\n// Fixtures are written by jvm_test.go from the specs.\nval fixtures: List<Fixture> = listOf(\n")
+	for _, p := range ps {
+		files, err := manifest.Generate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var xml []byte
+		for _, f := range files {
+			if strings.HasSuffix(f.Path, "/AndroidManifest.xml") {
+				xml = f.Data
+			}
+		}
+		if xml == nil {
+			t.Fatalf("%s: no AndroidManifest.xml from the manifest emitter", p.Slug)
+		}
+		versions := make([]string, len(p.Versions))
+		for i, v := range p.Versions {
+			versions[i] = fmt.Sprint(v)
+		}
+		fmt.Fprintf(&b, "    Fixture(\n        slug = %s,\n        providerId = %s,\n        authority = %s,\n        versions = listOf(%s),\n        manifest = %s,\n        tools = listOf(\n",
+			kotlin.StringLiteral(p.Slug), kotlin.StringLiteral(p.ID), kotlin.StringLiteral(p.Android.Authority),
+			strings.Join(versions, ", "), kotlin.StringLiteral(string(xml)))
+		tools := append([]*ir.Tool(nil), p.Tools...)
+		sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+		for _, tool := range tools {
+			fmt.Fprintf(&b, "            ToolFixture(%s, effect = %s, confirmation = %s, scopes = listOf(%s),\n                input = %s,\n                output = %s),\n",
+				kotlin.StringLiteral(tool.Name), kotlin.StringLiteral(string(tool.Annotations.Effect)),
+				kotlin.StringLiteral(string(tool.Annotations.Confirmation)), scopeList(tool),
+				kotlin.StringLiteral(string(tool.Input.JSON)), kotlin.StringLiteral(string(tool.Output.JSON)))
+		}
+		b.WriteString("        ),\n    ),\n")
+	}
+	b.WriteString(")\n")
+	return []byte(b.String())
+}
+
+// scopeList is the tool's scope names as Kotlin string literals.
+func scopeList(tool *ir.Tool) string {
+	var s []string
+	for _, sc := range tool.Scopes {
+		s = append(s, kotlin.StringLiteral(sc.Name))
+	}
+	return strings.Join(s, ", ")
+}
+
+// writeFiles writes generated files below dir.
+func writeFiles(t *testing.T, dir string, files []emit.File) {
+	t.Helper()
+	for _, f := range files {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data)
+	}
+}
+
+// writeFile writes data to path, creating directories.
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// kotlinSources lists the .kt files below the roots.
+func kotlinSources(t *testing.T, roots ...string) []string {
+	t.Helper()
+	var out []string
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".kt") {
+				out = append(out, path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// roundTrips turns testdata/roundtrip.txt into the harness's roundTrips().
+func roundTrips(t *testing.T) []byte {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "roundtrip.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b strings.Builder
+	b.WriteString("package harness\n\nfun roundTrips(c: Checks) {\n")
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		b.WriteString(roundTripCall(t, n, line))
+	}
+	b.WriteString("}\n")
+	return []byte(b.String())
+}
+
+// roundTripCall is one harness call for a line of roundtrip.txt.
+func roundTripCall(t *testing.T, n int, line string) string {
+	t.Helper()
+	parts := strings.SplitN(line, " ", 3)
+	if len(parts) != 3 || (parts[0] != "ok" && parts[0] != "bad") {
+		t.Fatalf("roundtrip.txt:%d: want \"ok|bad Type JSON\"", n)
+	}
+	fn := map[string]string{"ok": "roundTrip", "bad": "rejects"}[parts[0]]
+	name := fmt.Sprintf("roundtrip.txt:%d %s", n, parts[1])
+	dot := strings.LastIndex(parts[1], ".")
+	obj, root := parts[1][:dot], parts[1][dot+1:]
+	return fmt.Sprintf("    c.%s(%s, %s) { %s.encode%s(%s.decode%s(it)) }\n", fn, kotlin.StringLiteral(name), kotlin.StringLiteral(parts[2]), obj, root, obj, root)
+}
