@@ -285,7 +285,7 @@ func (p *Provider) attempt(x *execution, use *store.TokenUse) store.Attempt {
 // answers with the stored record.
 func (p *Provider) storeFailure(ctx context.Context, x *execution, use *store.TokenUse, e *protocol.Error) protocol.Bundle {
 	out := store.Outcome{ErrorCode: string(e.Code), ErrorMessage: protocol.Truncate(e.Message, protocol.MaxErrorMessageBytes),
-		Retryable: e.Retryable, ErrorDetails: e.Details}
+		Retryable: e.Retryable, RetryAfterMs: e.RetryAfter.Milliseconds(), ErrorDetails: e.Details}
 	rec, ran, err := p.opt.Store.Execute(ctx, p.attempt(x, use), func(context.Context, store.Tx) (store.Outcome, error) {
 		return out, nil
 	})
@@ -325,7 +325,7 @@ func (p *Provider) replay(x *execution, rec store.Record) protocol.Bundle {
 		return p.serve(x.req.echo, x.req.session, o)
 	}
 	return protocol.ErrorBundle(x.req.echo, &protocol.Error{Code: protocol.Code(o.ErrorCode),
-		Message: o.ErrorMessage, Retryable: o.Retryable, Details: o.ErrorDetails})
+		Message: o.ErrorMessage, Retryable: o.Retryable, RetryAfter: time.Duration(o.RetryAfterMs) * time.Millisecond, Details: o.ErrorDetails})
 }
 
 func bindingMismatch() *protocol.Error {
