@@ -7,10 +7,62 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/emit"
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/cetpgen/cetpgen/gen/write"
 )
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// Targets names the targets to render; empty is all.
+	Targets []string
+	// Out is the output root.
+	Out string
+	// Check writes nothing and reports what is stale instead.
+	Check bool
+}
+
+// RunResult is what Run did.
+type RunResult struct {
+	// Diags are every diagnostic of the specs; with an error among them
+	// nothing was rendered or written.
+	Diags diag.List
+	// Written are the paths (under Out) written or deleted.
+	Written []string
+	// Stale is the unified diff of a stale output root (Check only; ""
+	// when fresh).
+	Stale string
+}
+
+// Run is the pipeline in one place: the target names are checked before
+// any spec is read, then each spec directory is loaded, validated and
+// resolved into its IR (Check), every target renders every Provider
+// (Plan), and the files are written, all or none (write.Apply), or
+// compared with what is there (write.Check). A user error in a spec stops
+// before rendering and is returned in Diags; a failure of the tool is the
+// error.
+func Run(open Source, dirs []string, opt RunOptions) (RunResult, error) {
+	var r RunResult
+	if err := CheckTargets(opt.Targets); err != nil {
+		return r, err
+	}
+	providers, l, err := Check(open, dirs)
+	r.Diags = l
+	if err != nil || l.HasErrors() {
+		return r, err
+	}
+	plan, err := Plan(providers, opt.Targets, opt.Out)
+	if err != nil {
+		return r, err
+	}
+	if opt.Check {
+		r.Stale, err = write.Check(plan)
+		return r, err
+	}
+	r.Written, err = write.Apply(plan)
+	return r, err
+}
 
 // Plan renders every Provider with the named targets (all when names is
 // empty) into a write plan rooted at root. Nothing is written.

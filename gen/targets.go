@@ -2,6 +2,11 @@ package gen
 
 import (
 	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/emit/cli"
+	"github.com/cetpgen/cetpgen/gen/emit/golang"
+	"github.com/cetpgen/cetpgen/gen/emit/goserver"
+	"github.com/cetpgen/cetpgen/gen/emit/kotlin"
+	"github.com/cetpgen/cetpgen/gen/emit/manifest"
 	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
@@ -28,8 +33,21 @@ func (t Target) render(p *ir.Provider, root string) ([]emit.File, error) {
 	return t.Emit(p)
 }
 
-// targets are the registered targets, in the order they run.
-var targets []Target
+// targets are every target, in the order they run: the one list, so
+// that what cetpgen generates is read in one place rather than gathered
+// from init functions.
+var targets = []Target{
+	// The Consumer CLI and its Agent schema catalog: out/cli/<slug>/.
+	{Name: "catalog", Dir: cli.Dir, Emit: cli.Generate},
+	// The typed Go Provider package and Client: out/go/<slug>/.
+	{Name: "go", Dir: golang.Dir, Emit: golang.Generate},
+	// The Go server skeleton: out/cmd/<slug>/main.go, written once.
+	{Name: "go-server", Dir: goserver.Dir, EmitAt: goserver.Generate},
+	// The Kotlin Provider on the ClawSeed SDK: out/kotlin/<slug>/.
+	{Name: "kotlin", Dir: kotlin.Dir, Emit: kotlin.Generate},
+	// The Android manifest fragments: out/android/<slug>/.
+	{Name: "manifest", Dir: manifest.Dir, Emit: manifest.Generate},
+}
 
-// Targets returns the registered targets.
+// Targets returns every target.
 func Targets() []Target { return append([]Target(nil), targets...) }
