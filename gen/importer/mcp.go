@@ -126,8 +126,8 @@ func mcpToolOf(doc *document, e mcpTool, n naming, o Options) (*tool, diag.List)
 		l.Warnf(doc.at(e.ptr+"/name"), RuleRenamed, "MCP tool %q is imported as %s (CETP names are [a-z][a-z0-9_]{0,63})", e.name, n.name)
 	}
 	if n.collision != "" {
-		t.c.add("/name", markGuess, "%q also reduces to %s, and its name sorts first; rename one of them", n.collision, legalName(e.name))
-		l.Warnf(doc.at(e.ptr+"/name"), RuleCollision, "MCP tools %q and %q both reduce to %s; %q sorts later and becomes %s", n.collision, e.name, legalName(e.name), e.name, n.name)
+		t.c.add("/name", markGuess, "%q also reduces to %s and keeps it (a legal name keeps itself, otherwise the name that sorts first wins); rename one of them", n.collision, legalName(e.name))
+		l.Warnf(doc.at(e.ptr+"/name"), RuleCollision, "MCP tools %q and %q both reduce to %s; %q keeps it and %q becomes %s", n.collision, e.name, legalName(e.name), n.collision, e.name, n.name)
 	}
 	ann, _ := e.obj.get("annotations")
 	annObj, _ := ann.(*object)

@@ -77,33 +77,38 @@ type naming struct {
 
 // assignNames gives every upstream name a unique legal CETP name. Names
 // are settled in byte order of the upstream names, so the result does not
-// depend on the order of the input: the first name that reduces to a
-// form keeps it, each later one gets the smallest free suffix "_2",
-// "_3", … (the base cut to leave room). The caller has rejected
-// duplicate upstream names.
+// depend on the order of the input: a name that is already legal keeps
+// itself; then each other name gets its reduced form unless a name
+// settled earlier has it; the names left over get the smallest free
+// suffix "_2", "_3", … (the base cut to leave room). The caller has
+// rejected duplicate upstream names.
 func assignNames(upstream []string) map[string]naming {
 	sorted := append([]string(nil), upstream...)
 	sort.Strings(sorted)
 	taken := map[string]string{} // CETP name -> upstream name
 	out := map[string]naming{}
-	// Names that are already legal keep themselves first, so that a
-	// legal "get_user" is never renamed because "getUser" sorts before it.
 	for _, u := range sorted {
 		if toolNameRE.MatchString(u) {
 			taken[u] = u
 			out[u] = naming{upstream: u, name: u}
 		}
 	}
+	var losers []string
 	for _, u := range sorted {
 		if _, done := out[u]; done {
 			continue
 		}
 		base := legalName(u)
-		n := naming{upstream: u, name: base, renamed: true}
-		if prev, clash := taken[base]; clash {
-			n.collision = prev
-			n.name = freeName(base, taken)
+		if _, clash := taken[base]; clash {
+			losers = append(losers, u)
+			continue
 		}
+		taken[base] = u
+		out[u] = naming{upstream: u, name: base, renamed: true}
+	}
+	for _, u := range losers {
+		base := legalName(u)
+		n := naming{upstream: u, name: freeName(base, taken), renamed: true, collision: taken[base]}
 		taken[n.name] = u
 		out[u] = n
 	}

@@ -146,8 +146,8 @@ func (op operation) tool(r *refInliner, n naming, v30 bool, o Options) (*tool, d
 		l.Warnf(r.doc.at(op.ptr+"/operationId"), RuleRenamed, "operation %q is imported as %s (CETP names are [a-z][a-z0-9_]{0,63})", t.upstream, n.name)
 	}
 	if n.collision != "" {
-		t.c.add("/name", markGuess, "%q also reduces to %s, and its name sorts first; rename one of them", n.collision, legalName(t.upstream))
-		l.Warnf(r.doc.at(op.ptr), RuleCollision, "operations %q and %q both reduce to %s; %q sorts later and becomes %s", n.collision, t.upstream, legalName(t.upstream), t.upstream, n.name)
+		t.c.add("/name", markGuess, "%q also reduces to %s and keeps it (a legal name keeps itself, otherwise the name that sorts first wins); rename one of them", n.collision, legalName(t.upstream))
+		l.Warnf(r.doc.at(op.ptr), RuleCollision, "operations %q and %q both reduce to %s; %q keeps it and %q becomes %s", n.collision, t.upstream, legalName(t.upstream), n.collision, t.upstream, n.name)
 	}
 	summary, description := op.obj.str("summary"), op.obj.str("description")
 	if description == "" {

@@ -86,7 +86,11 @@ func providerFile(o Options, kind string, usedRead, usedWrite bool) (emit.File, 
 	if err != nil {
 		return emit.File{}, nil, err
 	}
-	return emit.File{Path: spec.ProviderFile, Data: data}, commentDiags(o.displayPath(spec.ProviderFile), data, c, nil), nil
+	doc, l := spec.Parse(o.displayPath(spec.ProviderFile), spec.ProviderFile, data)
+	if doc == nil || l.HasErrors() {
+		return emit.File{}, nil, fmt.Errorf("importer: the rendered provider.yaml does not load: %v", l)
+	}
+	return emit.File{Path: spec.ProviderFile, Data: data}, commentDiags(doc, c, nil), nil
 }
 
 func scopeValue(name, title, description, access string) *object {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/spec"
@@ -94,7 +95,8 @@ func allScalars(list []any) bool {
 // attach puts each comment above the key of the value it belongs to, or
 // of the nearest enclosing value that exists in n.
 func attach(n *yaml.Node, c comments) {
-	for ptr, lines := range c {
+	for _, ptr := range sortedPointers(c) {
+		lines := c[ptr]
 		key := keyNode(n, ptr)
 		if key == nil {
 			n.HeadComment = joinComment(n.HeadComment, lines)
@@ -105,7 +107,16 @@ func attach(n *yaml.Node, c comments) {
 }
 
 func joinComment(have string, lines []string) string {
-	text := "# " + strings.Join(lines, "\n# ")
+	var fresh []string
+	for _, l := range lines {
+		if !strings.Contains(have, "# "+l) && !slices.Contains(fresh, l) {
+			fresh = append(fresh, l)
+		}
+	}
+	if len(fresh) == 0 {
+		return have
+	}
+	text := "# " + strings.Join(fresh, "\n# ")
 	if have == "" {
 		return text
 	}

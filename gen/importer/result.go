@@ -67,17 +67,13 @@ func (o Options) displayPath(rel string) string {
 }
 
 // commentDiags turns a file's GUESS and PLACEHOLDER comments into
-// warnings at the values they sit above, found by parsing the rendered
-// file (data) again. rules names another rule than import-guess for the
-// guesses at some pointers.
-func commentDiags(path string, data []byte, c comments, rules map[string]string) diag.List {
-	doc, _ := spec.Parse(path, "", data)
+// warnings at the values they sit above in doc, the rendered file parsed
+// again. rules names another rule than import-guess for the guesses at
+// some pointers.
+func commentDiags(doc *spec.Doc, c comments, rules map[string]string) diag.List {
 	var l diag.List
 	for _, ptr := range sortedPointers(c) {
-		pos := source.FileStart(path)
-		if doc != nil {
-			pos = nearestPos(doc, ptr)
-		}
+		pos := nearestPos(doc, ptr)
 		for _, line := range c[ptr] {
 			switch {
 			case strings.HasPrefix(line, markPlaceholder+": "):

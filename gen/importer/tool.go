@@ -102,7 +102,8 @@ func (t *tool) render(in *document, o Options, command string) (emit.File, diag.
 		l.Errorf(in.at(t.src), "import-too-large", "tool %s renders to %d bytes, over the %d-byte limit of a spec file; split its schema or move shared parts out", t.upstream, len(data), spec.MaxFileBytes)
 		return emit.File{}, l, false
 	}
-	if err := t.roundTrip(data); err != nil {
+	doc, err := t.roundTrip(o.displayPath(rel), data)
+	if err != nil {
 		l.Errorf(in.at(t.src), "import-render", "tool %s: %v", t.upstream, err)
 		return emit.File{}, l, false
 	}
@@ -110,29 +111,30 @@ func (t *tool) render(in *document, o Options, command string) (emit.File, diag.
 	if t.openOutput {
 		rules = map[string]string{"/output_schema": RuleOpenOutput}
 	}
-	l.Add(commentDiags(o.displayPath(rel), data, t.c, rules)...)
+	l.Add(commentDiags(doc, t.c, rules)...)
 	return emit.File{Path: rel, Data: data}, l, true
 }
 
-// roundTrip parses the rendered file as the spec loader will and checks
-// that it holds exactly the values meant, schemas included.
-func (t *tool) roundTrip(data []byte) error {
-	doc, l := spec.Parse(t.name+".yaml", "", data)
+// roundTrip parses the rendered file as the spec loader will, checks
+// that it holds exactly the values meant, schemas included, and returns
+// it.
+func (t *tool) roundTrip(path string, data []byte) (*spec.Doc, error) {
+	doc, l := spec.Parse(path, "", data)
 	if doc == nil || l.HasErrors() {
-		return fmt.Errorf("the rendered file does not load: %v", l)
+		return nil, fmt.Errorf("the rendered file does not load: %v", l)
 	}
 	want, err := canonicalJSON(plain(t.value()))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	got, err := canonicalJSON(doc.Value)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !bytes.Equal(want, got) {
-		return fmt.Errorf("the rendered file does not hold the imported values (a cetpgen bug)")
+		return nil, fmt.Errorf("the rendered file does not hold the imported values (a cetpgen bug)")
 	}
-	return nil
+	return doc, nil
 }
 
 // canonicalJSON encodes v with sorted keys and exact number literals.
