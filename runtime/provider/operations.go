@@ -25,8 +25,10 @@ type Progress struct {
 	Message string `json:"message,omitempty"`
 }
 
-// RecoveryPolicy says what a starting Provider does with operations that
-// an earlier process accepted but did not finish.
+// RecoveryPolicy says what a Provider does with operations that another
+// process accepted but did not finish: at start on a store without
+// leases, and for every operation whose lease lapses on a store with
+// them.
 type RecoveryPolicy string
 
 // Recovery policies.
@@ -38,9 +40,11 @@ const (
 	// request ID to use it.
 	RecoverResume RecoveryPolicy = "resume"
 	// RecoverFail ends them as failed with INTERNAL_ERROR, for handlers
-	// whose effects outside the store cannot be repeated. It suits a
-	// Provider that runs as one process: a second process would fail the
-	// queued operations of the first.
+	// whose effects outside the store cannot be repeated. On a store
+	// without leases it suits a Provider that runs as one process: a
+	// second process would fail the queued operations of the first. On a
+	// store with leases (store.Leases) it fails only the operations whose
+	// lease lapsed, which nobody runs.
 	RecoverFail RecoveryPolicy = "fail"
 )
 

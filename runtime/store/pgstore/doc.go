@@ -34,6 +34,16 @@
 // operation done. Cancellation requests live in a table of their own, so
 // that recording one never waits for the running operation's row lock.
 //
+// A running operation holds a lease (store.Leases) that its process
+// renews; when it lapses, a live process of the Provider takes the
+// operation over, terminating the former holder's transaction, and the
+// run's transaction deletes the lease of its own epoch before it writes
+// the outcome, so a former holder cannot commit after a takeover. Faults
+// of the server or the connection (a restart, a terminated session, a
+// failover, a serialization failure) are returned as store.ErrUnavailable,
+// which the engine answers UNAVAILABLE, retryable. A multi-host DSN with
+// target_session_attrs=read-write follows a promoted standby.
+//
 // The schema is created and upgraded by numbered migrations that Open runs
 // under a session-level advisory lock, so processes that start together
 // migrate once; a database migrated by a newer runtime is refused. Purge
