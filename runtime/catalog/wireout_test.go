@@ -34,3 +34,20 @@ func encodeNoHTML(t *testing.T, s string) string {
 type bytesBuffer []byte
 
 func (b *bytesBuffer) Write(p []byte) (int, error) { *b = append(*b, p...); return len(p), nil }
+
+// FuzzUnescapeHTML holds unescapeHTML, for any string, to what an encoder
+// without HTML escaping writes.
+func FuzzUnescapeHTML(f *testing.F) {
+	for _, s := range []string{"<BASE_ID>", `\u003c`, `\\u003c & \u0026`, "a\u2028b<", "\x00<\xff>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		marshalled, err := json.Marshal(s)
+		if err != nil {
+			return
+		}
+		if got, want := string(unescapeHTML(marshalled)), encodeNoHTML(t, s); got != want {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+	})
+}
