@@ -12,12 +12,20 @@ import (
 	"github.com/cetpgen/cetpgen/runtime/provider/providertest"
 	"github.com/cetpgen/cetpgen/runtime/store"
 	"github.com/cetpgen/cetpgen/runtime/store/memstore"
+	"github.com/cetpgen/cetpgen/runtime/store/pgstore/pgtest"
 )
 
-// expiryStores are the stores that keep tombstones.
+// expiryStores are the stores that keep tombstones: memstore, SQLite
+// and, when the PostgreSQL tests run, pgstore.
 var expiryStores = map[string]func(t *testing.T) store.Store{
 	"memstore": func(*testing.T) store.Store { return nil },
 	"sqlite":   func(t *testing.T) store.Store { return openSQLite(t) },
+	"postgres": func(t *testing.T) store.Store {
+		if !pgtest.Available() {
+			t.Skip("PostgreSQL store tests need CETP_PG_DSN (TestPostgresAvailable fails without it)")
+		}
+		return pgtest.Open(t)
+	},
 }
 
 // window is the idempotency window of the fixtures: the protocol minimum.
