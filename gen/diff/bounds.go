@@ -159,6 +159,10 @@ func (c *checker) multipleOf(wide, narrow node) {
 	if !ok {
 		return
 	}
+	if mw.Sign() <= 0 {
+		c.unknown(wide, narrow, "multipleOf", "multipleOf must be greater than 0")
+		return
+	}
 	mn, okN := rat(narrow.obj()["multipleOf"])
 	if okN && mn.Sign() != 0 && new(big.Rat).Quo(mn, mw).IsInt() {
 		return

@@ -3,8 +3,6 @@ package diff
 import (
 	"fmt"
 	"slices"
-
-	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
 // check records every way in which narrow may accept an instance that wide
@@ -45,12 +43,19 @@ func (c *checker) enter(wide, narrow node) (key string, stop bool) {
 		}
 		c.active[key] = true
 	}
-	if c.depth >= maxDepth {
-		c.unknown(wide, narrow, "$ref", "schemas nest deeper than the comparison follows")
-		c.leave(key)
+	if c.depth >= maxDepth || c.steps >= maxSteps {
+		if c.steps >= maxSteps {
+			c.unknown(wide, narrow, "schema", fmt.Sprintf("the comparison needs more than %d steps", maxSteps))
+		} else {
+			c.unknown(wide, narrow, "$ref", "schemas nest deeper than the comparison follows")
+		}
+		if key != "" {
+			delete(c.active, key)
+		}
 		return "", true
 	}
 	c.depth++
+	c.steps++
 	return key, false
 }
 
@@ -62,37 +67,40 @@ func (c *checker) leave(key string) {
 	c.depth--
 }
 
-// deref replaces a $ref by its target. A $ref with constraining siblings
-// becomes an allOf of the target and the siblings. ok is false when the
-// reference cannot be resolved locally; that is recorded as undecided.
+// deref replaces a $ref by its target, following a chain of references
+// to a schema that is not itself only a reference. A $ref with
+// constraining siblings becomes an allOf of the target and the siblings.
+// ok is false when a reference cannot be resolved locally or the chain
+// loops; that is recorded as undecided.
 func (c *checker) deref(n, other node) (node, bool) {
-	ref, has := n.kw("$ref")
-	s, isString := ref.(string)
-	if !has {
-		return n, true
+	for hop := 0; ; hop++ {
+		ref, has := n.kw("$ref")
+		if !has {
+			return n, true
+		}
+		s, isString := ref.(string)
+		target, ok := n.resolve(s)
+		if !isString || !ok {
+			c.unknown(n, other, "$ref", fmt.Sprintf("%s does not resolve inside the schema", text(ref)))
+			return n, false
+		}
+		if hop >= maxDepth {
+			c.unknown(n, other, "$ref", fmt.Sprintf("%s only refers to itself", text(ref)))
+			return n, false
+		}
+		rest := n.without("$ref")
+		if !rest.isTrue() {
+			rest.v.(map[string]any)["allOf"] = append(listOf(rest.obj()["allOf"]), target.v)
+			return rest, true
+		}
+		n = target
 	}
-	target, ok := n.resolve(s)
-	if !isString || !ok {
-		c.unknown(n, other, "$ref", fmt.Sprintf("%s does not resolve inside the schema", text(ref)))
-		return n, false
-	}
-	rest := n.without("$ref")
-	if rest.isTrue() {
-		return target, true
-	}
-	rest.v.(map[string]any)["allOf"] = append(listOf(rest.obj()["allOf"]), target.v)
-	return rest, true
 }
 
-// sameSchema reports whether two subschemas are written identically and
-// contain no $ref whose target could differ.
+// sameSchema reports whether two subschemas are written identically (as
+// JSON values) and contain no $ref whose target could differ.
 func sameSchema(a, b node) bool {
-	ja, errA := ir.Canonical(a.v)
-	jb, errB := ir.Canonical(b.v)
-	if errA != nil || errB != nil || string(ja) != string(jb) {
-		return false
-	}
-	return !hasRef(a.v)
+	return jsonEqual(a.v, b.v) && !hasRef(a.v)
 }
 
 // hasRef reports whether v contains a $ref or $dynamicRef anywhere.
@@ -176,12 +184,16 @@ func valueTypes(vals []any) typeSet {
 
 // values returns the values a schema is restricted to by enum or const.
 func values(n node) ([]any, bool) {
+	e, hasEnum := n.kw("enum")
+	list, isList := e.([]any)
 	if v, ok := n.kw("const"); ok {
+		if hasEnum && (!isList || !containsValue(list, v)) {
+			return []any{}, true
+		}
 		return []any{v}, true
 	}
-	if v, ok := n.kw("enum"); ok {
-		l, isList := v.([]any)
-		return l, isList
+	if hasEnum {
+		return list, isList
 	}
 	return nil, false
 }

@@ -50,8 +50,13 @@ func compareSchemas(wide, narrow any, input bool, mode Mode) []Finding {
 	return dedupe(c.out)
 }
 
-// maxDepth bounds the recursion through nested and recursive schemas.
-const maxDepth = 64
+// maxDepth bounds the recursion through nested and recursive schemas, and
+// maxSteps the pairs one comparison visits (unions nested in unions are
+// tried branch by branch, which multiplies).
+const (
+	maxDepth = 64
+	maxSteps = 2000
+)
 
 // checker walks two schemas side by side and collects findings.
 type checker struct {
@@ -60,6 +65,7 @@ type checker struct {
 	// are assumed contained when met again (coinduction).
 	active map[string]bool
 	depth  int
+	steps  int
 	out    []Finding
 	// judge validates values against subschemas (see values_judge.go).
 	judge *judge

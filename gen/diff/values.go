@@ -158,12 +158,14 @@ func text(v any) string {
 	return string(b)
 }
 
+// The JSON pointer token escapes (RFC 6901).
+var (
+	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
 // escapeToken escapes a JSON pointer token (RFC 6901).
-func escapeToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
+func escapeToken(s string) string { return tokenEscaper.Replace(s) }
 
 // unescapeToken undoes escapeToken.
-func unescapeToken(s string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
-}
+func unescapeToken(s string) string { return tokenUnescaper.Replace(s) }
