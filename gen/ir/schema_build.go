@@ -85,7 +85,9 @@ func (b *builder) classify(n *Node) {
 	}
 	if ref := refOf(obj); ref != "" {
 		if ptr, ok := b.r.resolve(b.r.base(n.Ptr), ref); ok {
-			n.Kind, n.Target = KindRef, b.node(ptr)
+			if target := b.node(ptr); !leadsTo(target, n) {
+				n.Kind, n.Target = KindRef, target
+			}
 		}
 		return
 	}
@@ -95,6 +97,22 @@ func (b *builder) classify(n *Node) {
 		return
 	}
 	b.byTypes(n, obj, t)
+}
+
+// leadsTo reports whether following references from n reaches to (a
+// reference cycle such as {$ref: "#/$defs/a"} at /$defs/a, which admits
+// any value, since it constrains nothing).
+func leadsTo(n, to *Node) bool {
+	for range 64 {
+		if n == to {
+			return true
+		}
+		if n.Kind != KindRef || n.Target == nil {
+			return false
+		}
+		n = n.Target
+	}
+	return true
 }
 
 // refOf is a schema's "$ref" (or "$dynamicRef", resolved like one).

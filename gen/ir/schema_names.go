@@ -99,6 +99,7 @@ func (nm *namer) visit(t *Tool, n *Node, goHint, ktHint string) {
 	}
 	switch n.Kind {
 	case KindRef:
+		nm.late(t, n.Target)
 		if refLike(n) {
 			nm.ref(t, n.Target)
 		} else {
@@ -149,6 +150,19 @@ func (nm *namer) ref(t *Tool, target *Node) {
 		target.What = what
 	}
 	nm.visit(t, target, t.Names.GoMethod+last, t.Names.KotlinMethod+last)
+}
+
+// late declares an array, map or tuple that a reference reaches after it
+// was visited inline: a type that contains itself needs a name.
+func (nm *namer) late(t *Tool, target *Node) {
+	switch {
+	case !nm.seen[target] || target.Declared:
+		return
+	case target.Kind == KindArray || target.Kind == KindMap || target.Kind == KindTuple:
+		last := exportName(lastToken(target.Ptr))
+		nm.declare(target, t.Names.GoMethod+last, t.Names.KotlinMethod+last, fmt.Sprintf("the schema at %q of %s", "#"+target.Ptr, t.Name))
+		nm.decls = append(nm.decls, target)
+	}
 }
 
 // members names an object's fields (unique within the type, "Extra"

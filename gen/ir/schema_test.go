@@ -181,3 +181,41 @@ func TestNamesFromIR(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBuildGraph builds graphs of arbitrary JSON documents: it never
+// panics or loops, every reference resolves to a node that is not itself
+// a reference, and every object member and union variant has a node.
+func FuzzBuildGraph(f *testing.F) {
+	for _, s := range []string{
+		`{"$ref":"#"}`, `{"type":"object","oneOf":[{"$ref":"#"},{"type":"null"}]}`,
+		`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"properties":{"x":{"$ref":"#/$defs/a"}}}`,
+		`{"$id":"http://x/","properties":{"a":{"$id":"a","items":{"$ref":"#"}},"b":{"$ref":"a#/items"}}}`,
+		`{"allOf":[{"$ref":"#"}],"anyOf":[true,false]}`, `true`, `{"properties":{"":{"$anchor":"x"},"y":{"$ref":"#x"}}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d := json.NewDecoder(bytes.NewReader([]byte(s)))
+		d.UseNumber()
+		var v any
+		if d.Decode(&v) != nil {
+			return
+		}
+		g := ir.BuildGraph(v, "t", "input")
+		for _, n := range g.Nodes {
+			if r := n.Resolved(); r.Kind == ir.KindRef {
+				t.Fatalf("%s: reference cycle left at %s", s, r.Ptr)
+			}
+			for _, p := range n.Props {
+				if p.Node == nil {
+					t.Fatalf("%s: member %q without a node", s, p.Name)
+				}
+			}
+			for _, vr := range n.Variants {
+				if vr.Node == nil {
+					t.Fatalf("%s: variant without a node", s)
+				}
+			}
+		}
+	})
+}

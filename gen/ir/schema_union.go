@@ -37,6 +37,9 @@ func (b *builder) union(n *Node, obj map[string]any, t types) bool {
 		switch {
 		case len(rest) == 0:
 			n.Kind = KindNull
+		case len(rest) == 1 && leadsTo(rest[0], n):
+			// The one branch is the schema itself: it adds no shape.
+			return false
 		case len(rest) == 1:
 			n.Kind, n.Target = KindRef, rest[0]
 		default:

@@ -19,4 +19,4 @@ var _ = consumer.GeneratedCodeVersion1
 const ProviderID = "com.example.corpus"
 
 // Revision is the revision of the tool set this package was generated from.
-const Revision = "68d4230c8ec45e47"
+const Revision = "61ebb5425e0f8500"

@@ -812,8 +812,10 @@ func (v *PatternPropsOutput) UnmarshalJSON(data []byte) error {
 
 // RecursionInput is the input of the tool recursion.
 type RecursionInput struct {
-	List *RecursionCell `json:"list,omitzero"`
-	Ping *RecursionPing `json:"ping,omitzero"`
+	List        *RecursionCell       `json:"list,omitzero"`
+	MaybeNested RecursionMaybeNested `json:"maybe_nested,omitzero"`
+	Nested      RecursionNested      `json:"nested,omitzero"`
+	Ping        *RecursionPing       `json:"ping,omitzero"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -822,13 +824,13 @@ type RecursionInput struct {
 // MarshalJSON encodes RecursionInput with every member it holds.
 func (v RecursionInput) MarshalJSON() ([]byte, error) {
 	type plain RecursionInput
-	return jsonval.MarshalObject(plain(v), []string{"list", "ping"}, nil, v.Extra)
+	return jsonval.MarshalObject(plain(v), []string{"list", "maybe_nested", "nested", "ping"}, nil, v.Extra)
 }
 
 // UnmarshalJSON decodes RecursionInput, matching member names exactly.
 func (v *RecursionInput) UnmarshalJSON(data []byte) error {
 	type plain RecursionInput
-	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"list", "ping"}, nil, &v.Extra)
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"list", "maybe_nested", "nested", "ping"}, nil, &v.Extra)
 }
 
 // RecursionCell is the schema at "#/$defs/cell" of recursion.
@@ -851,6 +853,12 @@ func (v *RecursionCell) UnmarshalJSON(data []byte) error {
 	type plain RecursionCell
 	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"next", "value"}, nil, &v.Extra)
 }
+
+// RecursionMaybeNested is the schema at "#/properties/maybe_nested" of recursion.
+type RecursionMaybeNested []RecursionMaybeNested
+
+// RecursionNested is the schema at "#/properties/nested" of recursion.
+type RecursionNested []RecursionNested
 
 // RecursionPing is the schema at "#/$defs/ping" of recursion.
 type RecursionPing struct {
@@ -894,8 +902,10 @@ func (v *RecursionPingPong) UnmarshalJSON(data []byte) error {
 
 // RecursionOutput is the output of the tool recursion.
 type RecursionOutput struct {
-	List *RecursionCell2 `json:"list,omitzero"`
-	Ping *RecursionPing2 `json:"ping,omitzero"`
+	List        *RecursionCell2       `json:"list,omitzero"`
+	MaybeNested RecursionMaybeNested2 `json:"maybe_nested,omitzero"`
+	Nested      RecursionNested2      `json:"nested,omitzero"`
+	Ping        *RecursionPing2       `json:"ping,omitzero"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -904,13 +914,13 @@ type RecursionOutput struct {
 // MarshalJSON encodes RecursionOutput with every member it holds.
 func (v RecursionOutput) MarshalJSON() ([]byte, error) {
 	type plain RecursionOutput
-	return jsonval.MarshalObject(plain(v), []string{"list", "ping"}, nil, v.Extra)
+	return jsonval.MarshalObject(plain(v), []string{"list", "maybe_nested", "nested", "ping"}, nil, v.Extra)
 }
 
 // UnmarshalJSON decodes RecursionOutput, matching member names exactly.
 func (v *RecursionOutput) UnmarshalJSON(data []byte) error {
 	type plain RecursionOutput
-	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"list", "ping"}, nil, &v.Extra)
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"list", "maybe_nested", "nested", "ping"}, nil, &v.Extra)
 }
 
 // RecursionCell2 is the schema at "#/$defs/cell" of recursion.
@@ -933,6 +943,12 @@ func (v *RecursionCell2) UnmarshalJSON(data []byte) error {
 	type plain RecursionCell2
 	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"next", "value"}, nil, &v.Extra)
 }
+
+// RecursionMaybeNested2 is the schema at "#/properties/maybe_nested" of recursion.
+type RecursionMaybeNested2 []RecursionMaybeNested2
+
+// RecursionNested2 is the schema at "#/properties/nested" of recursion.
+type RecursionNested2 []RecursionNested2
 
 // RecursionPing2 is the schema at "#/$defs/ping" of recursion.
 type RecursionPing2 struct {
