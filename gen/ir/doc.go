@@ -14,4 +14,22 @@
 // annotations. It changes exactly when the tools, their schemas or their
 // safety semantics change, and never with file order, key order, comments,
 // formatting or cli metadata.
+
+
+// The schema graph (Schema.Graph, built by BuildGraph) is the one schema
+// model every target types values by. Each subschema is one Node,
+// however it is reached: "$ref" is resolved against the base URI of the
+// resource it sits in (an embedded "$id" resource, its anchors, JSON
+// pointers relative to it, "#" of the enclosing resource), recursion is a
+// reference to a node still being built, and reference cycles admit any
+// value. Each node is classified once (Kind: object with declared members
+// and an ExtraPolicy, map, array, tuple, integer with its exact IntKind,
+// number, string, enum, tagged union with its discriminator, open union,
+// any JSON), never narrower than its schema: a shape the keywords do not
+// pin down is a JSON value with typed views. Names are allocated once per
+// declared node for Go and Kotlin (schema_names.go), in a fixed order, so
+// no emitter invents a cross-target name.
+//
+// The vocabulary (Effect, Risk, Confirmation, Execution, Capability,
+// Access, Sensitivity) is package protocol's, aliased here.
 package ir
