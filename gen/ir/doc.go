@@ -14,8 +14,7 @@
 // annotations. It changes exactly when the tools, their schemas or their
 // safety semantics change, and never with file order, key order, comments,
 // formatting or cli metadata.
-
-
+//
 // The schema graph (Schema.Graph, built by BuildGraph) is the one schema
 // model every target types values by. Each subschema is one Node,
 // however it is reached: "$ref" is resolved against the base URI of the
