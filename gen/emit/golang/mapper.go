@@ -140,11 +140,17 @@ func (m *mapper) field(parent *ir.Node, p *ir.Prop) *field {
 	f := &field{name: p.GoName, json: p.Name, awkward: !validTag(p.Name)}
 	recursive := t.kind == kValue && t.node != nil && embeds(t.node, parent, map[*ir.Node]bool{})
 	f.typ, f.omit = m.memberType(t, p.Required, p.Node.IsNullable(), recursive)
-	obj := p.Node.Obj()
+	// A reference to a subschema that is no type of its own (a string
+	// under $defs) documents the target's text and constraints here.
+	doc := p.Node
+	for doc.Kind == ir.KindRef && doc.Obj() != nil && len(doc.Obj()) == 1 && !doc.Target.Declared && doc.Target != doc {
+		doc = doc.Target
+	}
+	obj := doc.Obj()
 	f.doc.para(str(obj["title"]))
 	f.doc.para(str(obj["description"]))
-	if !p.Node.Declared {
-		f.doc.para(constraintNote(p.Node))
+	if !doc.Declared {
+		f.doc.para(constraintNote(doc))
 	}
 	return f
 }

@@ -992,10 +992,12 @@ func (v *RecursionPing2Pong) UnmarshalJSON(data []byte) error {
 
 // RefsInput is the input of the tool refs.
 type RefsInput struct {
-	Anchored *string    `json:"anchored,omitzero"`
-	Name     *string    `json:"name,omitzero"`
-	Self     *RefsInput `json:"self,omitzero"`
-	Tree     *RefsTree  `json:"tree,omitzero"`
+	// Checked by the runtime's schema validation, not by this Go type: minLength 1.
+	Anchored *string `json:"anchored,omitzero"`
+	// Checked by the runtime's schema validation, not by this Go type: minLength 1.
+	Name *string    `json:"name,omitzero"`
+	Self *RefsInput `json:"self,omitzero"`
+	Tree *RefsTree  `json:"tree,omitzero"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1015,9 +1017,10 @@ func (v *RefsInput) UnmarshalJSON(data []byte) error {
 
 // RefsTree is the schema at "#/$defs/tree" of refs.
 type RefsTree struct {
-	Children []RefsTree  `json:"children,omitzero"`
-	Label    *string     `json:"label,omitzero"`
-	Value    jsonval.Int `json:"value"`
+	Children []RefsTree `json:"children,omitzero"`
+	// Checked by the runtime's schema validation, not by this Go type: maxLength 3.
+	Label *string     `json:"label,omitzero"`
+	Value jsonval.Int `json:"value"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1037,10 +1040,12 @@ func (v *RefsTree) UnmarshalJSON(data []byte) error {
 
 // RefsOutput is the output of the tool refs.
 type RefsOutput struct {
-	Anchored *string     `json:"anchored,omitzero"`
-	Name     *string     `json:"name,omitzero"`
-	Self     *RefsOutput `json:"self,omitzero"`
-	Tree     *RefsTree2  `json:"tree,omitzero"`
+	// Checked by the runtime's schema validation, not by this Go type: minLength 1.
+	Anchored *string `json:"anchored,omitzero"`
+	// Checked by the runtime's schema validation, not by this Go type: minLength 1.
+	Name *string     `json:"name,omitzero"`
+	Self *RefsOutput `json:"self,omitzero"`
+	Tree *RefsTree2  `json:"tree,omitzero"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1061,8 +1066,9 @@ func (v *RefsOutput) UnmarshalJSON(data []byte) error {
 // RefsTree2 is the schema at "#/$defs/tree" of refs.
 type RefsTree2 struct {
 	Children []RefsTree2 `json:"children,omitzero"`
-	Label    *string     `json:"label,omitzero"`
-	Value    jsonval.Int `json:"value"`
+	// Checked by the runtime's schema validation, not by this Go type: maxLength 3.
+	Label *string     `json:"label,omitzero"`
+	Value jsonval.Int `json:"value"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
