@@ -235,7 +235,7 @@ func TestAsyncThenCancel(t *testing.T) {
 
 func TestOperationOfAnotherRequest(t *testing.T) {
 	env, _, errb := newEnv(t, nil, 0)
-	code := Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", "r-none", "op_none"})
+	code := Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", "5b0e4c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b", "op_none"})
 	if e := cliError(t, errb.String()); code != cliout.ExitProvider || e.Code != "INVALID_REQUEST" {
 		t.Fatalf("exit %d, error %+v", code, e)
 	}

@@ -31,4 +31,9 @@ func TestRequestIDMustBeAUUID(t *testing.T) {
 	if e := cliError(t, errb.String()); code != cliout.ExitUsage || !strings.Contains(e.Message, "not a UUID") {
 		t.Fatalf("exit %d, error %+v", code, e)
 	}
+	errb.Reset()
+	code = Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", "r-none", "op_1"})
+	if e := cliError(t, errb.String()); code != cliout.ExitUsage || !strings.Contains(e.Message, "not a UUID") {
+		t.Fatalf("operation get: exit %d, error %+v", code, e)
+	}
 }

@@ -53,6 +53,9 @@ func (r *runner) opCmd(use, short string, run opFunc) *cobra.Command {
 // runs the subcommand on the operation named by the command line.
 func (r *runner) runOp(cmd *cobra.Command, id string, run opFunc) error {
 	rid, _ := cmd.Flags().GetString("request-id")
+	if !consumer.IsRequestID(rid) {
+		return usagef("--request-id %q is not a UUID", rid)
+	}
 	ctx, cancel := r.context(cmd)
 	defer cancel()
 	s, err := r.open(ctx, cmd, consumer.Options{})
