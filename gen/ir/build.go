@@ -4,14 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode"
 
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/spec"
 	"github.com/cetpgen/cetpgen/gen/validate"
 )
@@ -27,7 +25,7 @@ func Build(v *validate.Spec) (*Provider, error) {
 	}
 	tools := make([]*Tool, len(v.Tools))
 	errs := make([]error, len(v.Tools))
-	parallel(len(v.Tools), func(i int) {
+	par.Each(len(v.Tools), func(i int) {
 		tools[i], errs[i] = buildTool(p, v.Set.Tools[i], v.Tools[i])
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -40,20 +38,6 @@ func Build(v *validate.Spec) (*Provider, error) {
 		return nil, fmt.Errorf("ir %s: revision: %w", p.Dir, err)
 	}
 	return p, nil
-}
-
-// parallel calls f(0..n-1) on GOMAXPROCS goroutines and waits for them.
-func parallel(n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 func buildProvider(set *spec.Set, w *spec.Provider) (*Provider, error) {

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 )
 
 // revision hashes the tools (already sorted by name) as a canonical JSON
@@ -13,7 +15,7 @@ import (
 func revision(tools []*Tool) (string, error) {
 	parts := make([][]byte, len(tools))
 	errs := make([]error, len(tools))
-	parallel(len(tools), func(i int) { parts[i], errs[i] = revisionBytes(tools[i]) })
+	par.Each(len(tools), func(i int) { parts[i], errs[i] = revisionBytes(tools[i]) })
 	if err := errors.Join(errs...); err != nil {
 		return "", err
 	}
