@@ -3,10 +3,14 @@ package kotlin_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -117,6 +121,13 @@ func TestKotlinOnTheJVM(t *testing.T) {
 	for _, p := range gt {
 		writeFiles(t, filepath.Join(src, "gotorture"), generate(t, p))
 	}
+	// The schema-model keyword corpus of the Go emitter, with its instances.
+	corpus := load(t, []string{goCorpus})
+	for _, p := range corpus {
+		writeFiles(t, filepath.Join(src, "corpus"), generate(t, p))
+	}
+	gt = append(gt, corpus...)
+	writeFile(t, filepath.Join(src, "harness", "CorpusTrips.kt"), corpusTrips(t, corpus[0], filepath.Join(src, "corpus")))
 	writeFile(t, filepath.Join(src, "harness", "RoundTrips.kt"), roundTrips(t))
 	writeFile(t, filepath.Join(src, "harness", "Fixtures.kt"), fixtures(t, append(ps, gt...)))
 	generated := kotlinSources(t, src)
@@ -129,7 +140,10 @@ func TestKotlinOnTheJVM(t *testing.T) {
 	// this project's 2-core machines this cuts its CPU time about threefold.
 	args := append([]string{"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-jvm-target", "17",
 		"-classpath", tc.compileCP, "-d", classes}, sources...)
-	out, err := exec.CommandContext(ctx, tc.kotlinc, args...).CombinedOutput()
+	start := time.Now()
+	compile := exec.CommandContext(ctx, tc.kotlinc, args...)
+	out, err := compile.CombinedOutput()
+	t.Logf("kotlinc: %d files in %v (%v CPU)", len(sources), time.Since(start).Round(time.Millisecond), cpu(compile))
 	if err != nil {
 		t.Fatalf("kotlinc failed: %v\n%s", err, out)
 	}
@@ -143,13 +157,109 @@ func TestKotlinOnTheJVM(t *testing.T) {
 		"-Drobolectric.offline=true", "-Drobolectric.dependency.dir="+tc.androidAll,
 		"-Drobolectric.logging.enabled=false",
 		"-cp", classes+string(os.PathListSeparator)+tc.compileCP,
-		"org.junit.runner.JUnitCore", "harness.RoundTripTest", "harness.AlertsTest", "harness.ProvidersTest")
+		"org.junit.runner.JUnitCore", "harness.RoundTripTest", "harness.CorpusTest", "harness.AlertsTest", "harness.ProvidersTest")
 	cmd.Dir = work
+	start = time.Now()
 	out, err = cmd.CombinedOutput()
-	t.Logf("JUnit:\n%s", out)
+	t.Logf("java: JUnit in %v (%v CPU)\n%s", time.Since(start).Round(time.Millisecond), cpu(cmd), out)
 	if err != nil || !strings.Contains(string(out), "\nOK (") {
 		t.Fatalf("the JVM tests failed: %v", err)
 	}
+}
+
+// goCorpus is the schema-model keyword corpus of the Go emitter's tests;
+// goCorpusInstances holds its valid and invalid instances per tool.
+const (
+	goCorpus          = repoRoot + "/gen/emit/golang/testdata/specs/corpus"
+	goCorpusInstances = repoRoot + "/gen/emit/golang/testdata/corpus/instances.json"
+)
+
+// toolObject matches the KDoc and declaration of a tool's types object in
+// a generated Types.kt.
+var toolObject = regexp.MustCompile(`(?m)^ \* (\w+) holds the input and output types of the tool (\S+) .*\n(?: \*.*\n)* \*/\nobject (\w+) \{`)
+
+// corpusTrips renders harness/CorpusTrips.kt: one CorpusTest case per
+// instance of goCorpusInstances, decoded and encoded through the input type
+// of its tool, with the Go runtime's verdict (valid or invalid).
+func corpusTrips(t *testing.T, p *ir.Provider, dir string) []byte {
+	t.Helper()
+	types, err := filepath.Glob(filepath.Join(dir, "kotlin", p.Slug, "*Types.kt"))
+	if err != nil || len(types) != 1 {
+		t.Fatalf("corpus Types.kt: %v %v", types, err)
+	}
+	data, err := os.ReadFile(types[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	objects := map[string]string{}
+	for _, m := range toolObject.FindAllStringSubmatch(string(data), -1) {
+		if m[1] == m[3] {
+			objects[m[2]] = p.Targets.KotlinPackage + "." + m[3]
+		}
+	}
+	raw, err := os.ReadFile(goCorpusInstances)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var instances map[string]struct{ Valid, Invalid []json.RawMessage }
+	if err := json.Unmarshal(raw, &instances); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("package harness\n\nfun corpusTrips(c: CorpusChecks) {\n")
+	for _, tool := range slices.Sorted(maps.Keys(instances)) {
+		obj, ok := objects[tool]
+		if !ok {
+			t.Fatalf("corpus tool %s: no types object in %s", tool, types[0])
+		}
+		for _, kind := range []string{"valid", "invalid"} {
+			list := instances[tool].Valid
+			if kind == "invalid" {
+				list = instances[tool].Invalid
+			}
+			for i, inst := range list {
+				fmt.Fprintf(&b, "    c.instance(%s, %v, %s) { %s.encodeInput(%s.decodeInput(it)) }\n",
+					kotlin.StringLiteral(fmt.Sprintf("%s/%s/%d", tool, kind, i)), kind == "valid", kotlin.StringLiteral(string(inst)), obj, obj)
+			}
+		}
+	}
+	b.WriteString("}\n\n// corpusDivergences are the cases of testdata/corpus-divergences.txt.\nval corpusDivergences: Map<String, String> = mapOf(\n")
+	for _, d := range divergences(t) {
+		fmt.Fprintf(&b, "    %s to %s,\n", kotlin.StringLiteral(d[0]), kotlin.StringLiteral(d[1]))
+	}
+	b.WriteString(")\n")
+	return []byte(b.String())
+}
+
+// divergences reads testdata/corpus-divergences.txt: the corpus instances
+// on which the Kotlin types do not (yet) reach the Go runtime's verdict,
+// one "tool/valid|invalid/index reason" a line.
+func divergences(t *testing.T) [][2]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "corpus-divergences.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][2]string
+	for n, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, reason, ok := strings.Cut(line, " ")
+		if !ok {
+			t.Fatalf("corpus-divergences.txt:%d: want \"case reason\"", n+1)
+		}
+		out = append(out, [2]string{name, reason})
+	}
+	return out
+}
+
+// cpu is the CPU time a finished command used, for the log.
+func cpu(cmd *exec.Cmd) time.Duration {
+	if cmd.ProcessState == nil {
+		return 0
+	}
+	return (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Round(time.Millisecond)
 }
 
 // generatedWarnings returns kotlinc's warnings about files below src (the
