@@ -57,11 +57,10 @@ func (b *builder) node(ptr string) *Node {
 		return n
 	}
 	v, _ := valueAt(b.r.root, ptr)
-	n := &Node{Ptr: ptr, Value: v, busy: true}
+	n := &Node{Ptr: ptr, Value: v}
 	b.byPtr[ptr] = n
 	b.nodes = append(b.nodes, n)
 	b.classify(n)
-	n.busy = false
 	return n
 }
 

@@ -112,8 +112,6 @@ type Node struct {
 	KotlinName string
 	// What says what the node is, for doc comments ("the input of the tool x").
 	What string
-
-	busy bool
 }
 
 // Prop is a declared member of an object.
