@@ -38,27 +38,44 @@ type diffWire struct {
 	} `json:"changes"`
 }
 
-// TestDiffCorpus runs every old/new pair of testdata/diff/cases: the rule
-// IDs, severities and tools of the verdicts exactly as expected, the exit
-// code they imply, and the Markdown report as a golden (-update rewrites
-// it).
+// TestDiffCorpus runs every old/new pair of testdata/diff/cases in both
+// contract modes: the rule IDs, severities and tools of the verdicts
+// exactly as expected (-- expect -- for both modes, unless an
+// -- expect.containment -- or -- expect.declared -- section says
+// otherwise), the exit code they imply, and the Markdown report of the
+// default mode as a golden (-update rewrites it).
 func TestDiffCorpus(t *testing.T) {
-	files, err := filepath.Glob("testdata/diff/cases/*.txtar")
+	runDiffCorpus(t, "testdata/diff/cases", diffBase, false)
+}
+
+// TestDiffHistory runs the change history corpus of testdata/diff/history:
+// changes written the way real tool sets evolve, over the search-server
+// spec in testdata/diff/history/base, each with its expected verdicts in
+// both modes stated separately.
+func TestDiffHistory(t *testing.T) {
+	runDiffCorpus(t, "testdata/diff/history", "testdata/diff/history/base", true)
+}
+
+// runDiffCorpus runs every case of dir over base. With both, each case
+// must state its verdicts for each mode.
+func runDiffCorpus(t *testing.T, dir, base string, both bool) {
+	files, err := filepath.Glob(dir + "/*.txtar")
 	if err != nil || len(files) < 50 {
-		t.Fatalf("want at least 50 diff cases, found %d (%v)", len(files), err)
+		t.Fatalf("want at least 50 diff cases in %s, found %d (%v)", dir, len(files), err)
 	}
 	for _, f := range files {
 		c := loadCase(t, f)
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) { c.runDiff(t) })
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) { c.runDiff(t, base, both) })
 	}
 }
 
-// runDiff builds both sides of one case and checks the comparison.
-func (c *corpusCase) runDiff(t *testing.T) {
+// runDiff builds both sides of one case and checks the comparison in each
+// mode, then the default mode's report.
+func (c *corpusCase) runDiff(t *testing.T, base string, both bool) {
 	root := t.TempDir()
-	oldDir, newDir := filepath.Join(root, "old", "notes"), filepath.Join(root, "new", "notes")
-	c.buildSide(t, oldDir, "old/")
-	c.buildSide(t, newDir, "new/")
+	oldDir, newDir := filepath.Join(root, "old", "spec"), filepath.Join(root, "new", "spec")
+	c.buildSide(t, base, oldDir, "old/")
+	c.buildSide(t, base, newDir, "new/")
 	args := []string{"diff"}
 	if cfg, ok := c.section("config.yaml"); ok {
 		path := filepath.Join(root, "config.yaml")
@@ -66,14 +83,22 @@ func (c *corpusCase) runDiff(t *testing.T) {
 		args = append(args, "--config", path)
 	}
 	args = append(args, oldDir, newDir)
-	code, stdout, stderr := runCLI(t, append(args, "--format", "json")...)
-	want, _ := c.section("expect")
-	got, wantCode := verdictLines(t, stdout), expectedCode(want)
-	if code != wantCode {
-		t.Fatalf("exit code %d, want %d\nstderr:\n%s\nstdout:\n%s", code, wantCode, stderr, stdout)
-	}
-	if !slices.Equal(got, lines(want)) {
-		t.Errorf("verdicts differ\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(lines(want), "\n      "))
+	for _, mode := range diff.Modes {
+		want, ok := c.section("expect." + string(mode))
+		if !ok && both {
+			t.Fatalf("%s has no -- expect.%s -- section", c.path, mode)
+		}
+		if !ok {
+			want, _ = c.section("expect")
+		}
+		code, stdout, stderr := runCLI(t, append(args, "--format", "json", "--mode", string(mode))...)
+		got, wantCode := verdictLines(t, stdout), expectedCode(want)
+		if code != wantCode {
+			t.Errorf("%s: exit code %d, want %d\nstderr:\n%s\nstdout:\n%s", mode, code, wantCode, stderr, stdout)
+		}
+		if !slices.Equal(got, lines(want)) {
+			t.Errorf("%s: verdicts differ\n got: %s\nwant: %s", mode, strings.Join(got, "\n      "), strings.Join(lines(want), "\n      "))
+		}
 	}
 	_, md, _ := runCLI(t, args...)
 	md = strings.NewReplacer(oldDir, "$OLD", newDir, "$NEW").Replace(md)
@@ -82,9 +107,9 @@ func (c *corpusCase) runDiff(t *testing.T) {
 
 // buildSide writes the base spec to dir, then the case's sections under
 // prefix over it.
-func (c *corpusCase) buildSide(t *testing.T, dir, prefix string) {
+func (c *corpusCase) buildSide(t *testing.T, base, dir, prefix string) {
 	t.Helper()
-	copyDir(t, diffBase, dir)
+	copyDir(t, base, dir)
 	for _, f := range c.archive.Files {
 		name, ok := strings.CutPrefix(f.Name, prefix)
 		if !ok {
@@ -276,6 +301,8 @@ func TestDiffUsage(t *testing.T) {
 	root := t.TempDir()
 	cfg := filepath.Join(root, "bad.yaml")
 	writeFile(t, cfg, "severity:\n  no-such-rule: info\n")
+	badMode := filepath.Join(root, "mode.yaml")
+	writeFile(t, badMode, "mode: strict\n")
 	unknownKey := filepath.Join(root, "unknown.yaml")
 	writeFile(t, unknownKey, "acknowledge:\n  - {rule: tool-removed, tool: x, reason: r, extra: 1}\n")
 	for _, args := range [][]string{
@@ -283,6 +310,8 @@ func TestDiffUsage(t *testing.T) {
 		{"diff", "--format", "xml", diffBase, diffBase},
 		{"diff", "--config", cfg, diffBase, diffBase},
 		{"diff", "--config", unknownKey, diffBase, diffBase},
+		{"diff", "--config", badMode, diffBase, diffBase},
+		{"diff", "--mode", "strict", diffBase, diffBase},
 		{"diff", "--config", filepath.Join(root, "missing.yaml"), diffBase, diffBase},
 		{"diff", filepath.Join(root, "nowhere"), diffBase},
 	} {
@@ -345,6 +374,40 @@ func TestDiffRulesDocumented(t *testing.T) {
 		row := "| `" + r.ID + "` | " + string(r.Severity) + " |"
 		if !strings.Contains(string(doc), row) {
 			t.Errorf("docs/diff.md has no row starting %q", row)
+		}
+	}
+}
+
+// TestDiffModePrecedence checks which contract mode a run uses: --mode
+// over the config's mode over the default (declared), on a change whose
+// verdict differs between the modes (an open input closed).
+func TestDiffModePrecedence(t *testing.T) {
+	root := t.TempDir()
+	oldDir, newDir := filepath.Join(root, "a", "notes"), filepath.Join(root, "b", "notes")
+	copyDir(t, diffBase, oldDir)
+	copyDir(t, diffBase, newDir)
+	tool := filepath.Join(newDir, "tools", "list_notes.yaml")
+	data, _ := os.ReadFile(tool)
+	writeFile(t, tool, strings.Replace(string(data), "    query:\n      type: string\n", "    query:\n      type: string\n  additionalProperties: false\n", 1))
+	cfg := filepath.Join(root, "containment.yaml")
+	writeFile(t, cfg, "mode: containment\n")
+	for _, c := range []struct {
+		args []string
+		mode string
+		code int
+	}{
+		{nil, "declared", ExitOK},
+		{[]string{"--config", cfg}, "containment", ExitInvalid},
+		{[]string{"--config", cfg, "--mode", "declared"}, "declared", ExitOK},
+		{[]string{"--mode", "containment"}, "containment", ExitInvalid},
+	} {
+		args := append(append([]string{"diff", "--format", "json"}, c.args...), oldDir, newDir)
+		code, out, stderr := runCLI(t, args...)
+		var r struct {
+			Mode string `json:"mode"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || code != c.code || r.Mode != c.mode {
+			t.Errorf("%v: exit %d, mode %q, want exit %d in %s mode\n%s%s", c.args, code, r.Mode, c.code, c.mode, stderr, out)
 		}
 	}
 }

@@ -10,15 +10,25 @@
 // dangerous changes fail a run.
 //
 // Schema compatibility is decided structurally by CompareInput and
-// CompareOutput: the new input schema must accept every instance the old
-// one accepted, and the new output schema must accept only instances the
-// old one accepted. The reasoning covers type (with type lists, and
-// integer inside number), enum and const, numeric and length bounds,
-// multipleOf, pattern and format (compared for equality), properties,
-// required, additionalProperties, items, uniqueItems, local $ref (JSON
-// pointers and anchors, recursive definitions included) and allOf, anyOf
-// and oneOf as far as containment is decidable. Where it is not, the
-// finding is undecided and names the keyword: never a silent pass.
+// CompareOutput, in a contract Mode: the new input schema must accept
+// every instance the old one accepted, and the new output schema must
+// accept only instances the old one accepted; in Declared mode (the
+// default) only the instances valid against the declared reading count
+// (DeclaredReading: objects that declare their properties are read as
+// closed). The reasoning covers type (with type lists, and integer inside
+// number), enum and const, numeric and length bounds, multipleOf, pattern
+// (compared as regular languages on automata, regex.go), format (compared
+// for equality), properties, required, additionalProperties, items,
+// uniqueItems, local $ref (JSON pointers and anchors, recursive
+// definitions included) and allOf, anyOf and oneOf, split branch by
+// branch by type, by value (judged with jsonschema/v6) or by pattern
+// where no single branch decides. Where containment is not decidable,
+// the finding is undecided and names the keyword: never a silent pass.
+// soundness_test.go checks every compatible verdict against
+// jsonschema/v6 on generated schema pairs and instances.
+//
+// All $ref handling is in node.go (resolve) and check.go (deref), so that
+// the comparison can move to a resolved schema graph in one place.
 //
 // Reports are written as Markdown for a pull-request comment, as JSON, or
 // as GitHub workflow annotations on the changed lines of the new spec.
