@@ -203,14 +203,22 @@ func intKW(n node, kw string, def int64) *big.Rat {
 	return big.NewRat(def, 1)
 }
 
-// countFinding records a tightened (input) or loosened (output) count.
+// countFinding records a tightened (input) or loosened (output) count,
+// worded as added or removed when one side has none.
 func (c *checker) countFinding(wide, narrow node, kw string, vn, vw *big.Rat) {
 	old, new := countText(vn), countText(vw)
 	verb := "tightened"
 	if !c.input {
 		old, new, verb = new, old, "loosened"
 	}
-	c.add(kBound, wide, narrow, kw, fmt.Sprintf("%s %s from %s to %s", kw, verb, old, new))
+	msg := fmt.Sprintf("%s %s from %s to %s", kw, verb, old, new)
+	switch {
+	case old == "none":
+		msg = fmt.Sprintf("%s %s added", kw, new)
+	case new == "none":
+		msg = fmt.Sprintf("%s %s removed", kw, old)
+	}
+	c.add(kBound, wide, narrow, kw, msg)
 }
 
 // countText renders a count bound, "none" when absent.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/cetpgen/cetpgen/gen/source"
@@ -75,8 +76,10 @@ type comparison struct {
 	old, new *ir.Provider
 	r        *Report
 	// toolsChanged is set when any tool content that enters the revision
-	// differs.
+	// differs; changedTools names those tools (removed, added, renamed or
+	// changed).
 	toolsChanged bool
+	changedTools []string
 }
 
 // add records a change under rule id, with its default severity.
@@ -218,6 +221,7 @@ func (c *comparison) revision() {
 	case changed != c.toolsChanged:
 		c.add("revision-mismatch", "", pos, "revision %s -> %s, but the tools %s", c.old.Revision, c.new.Revision, map[bool]string{true: "changed", false: "did not change"}[c.toolsChanged])
 	case changed:
-		c.add("revision-changed", "", pos, "revision %s -> %s", c.old.Revision, c.new.Revision)
+		names := slices.Compact(slices.Sorted(slices.Values(c.changedTools)))
+		c.add("revision-changed", "", pos, "revision %s -> %s, changed by %s", c.old.Revision, c.new.Revision, strings.Join(names, ", "))
 	}
 }

@@ -23,9 +23,18 @@ func (c *comparison) tools() {
 			c.tool(ot, nt)
 		}
 	}
-	if len(removed)+len(added) > 0 {
-		c.toolsChanged = true
+	for _, t := range removed {
+		c.changed(t.Name)
 	}
+	for _, t := range added {
+		c.changed(t.Name)
+	}
+}
+
+// changed records that tool name changed content the revision covers.
+func (c *comparison) changed(name string) {
+	c.toolsChanged = true
+	c.changedTools = append(c.changedTools, name)
 }
 
 // toolSets returns the old tools missing from new and the new tools
@@ -68,7 +77,8 @@ func (c *comparison) renames(removed, added []*ir.Tool) ([]*ir.Tool, []*ir.Tool)
 		nt := added[i]
 		added = slices.Delete(added, i, i+1)
 		c.add("tool-renamed", nt.Name, nt.PosOf("/name"), "tool %s renamed to %s", ot.Name, nt.Name)
-		c.toolsChanged = true
+		c.changed(ot.Name)
+		c.changed(nt.Name)
 	}
 	return left, added
 }
@@ -103,7 +113,7 @@ func (c *comparison) addedTool(t *ir.Tool) {
 // tool compares one tool present on both sides.
 func (c *comparison) tool(old, new *ir.Tool) {
 	if toolKey(old) != toolKey(new) {
-		c.toolsChanged = true
+		c.changed(new.Name)
 	}
 	if old.Title != new.Title || old.Description != new.Description {
 		c.add("tool-text-changed", new.Name, new.PosOf("/description"), "title or description changed")
@@ -152,9 +162,30 @@ func (c *comparison) schemas(old, new *ir.Tool) {
 // schema.
 func (c *comparison) findings(t *ir.Tool, s *ir.Schema, fs []Finding) {
 	for _, f := range fs {
-		c.add(f.Rule, t.Name, s.PosOf(f.Ptr), "%s%s: %s", s.Ptr, f.Ptr, f.Message)
+		c.add(f.Rule, t.Name, s.PosOf(keywordPtr(f)), "%s%s: %s", s.Ptr, f.Ptr, f.Message)
 		c.r.Changes[len(c.r.Changes)-1].Undecided = f.Undecided
 	}
+}
+
+// valueKeywords are the keywords whose own value a finding is about, so
+// that its position is the keyword's line (maxItems: 10), not the
+// schema's.
+var valueKeywords = map[string]bool{
+	"type": true, "enum": true, "const": true, "minimum": true, "maximum": true,
+	"exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
+	"minLength": true, "maxLength": true, "pattern": true, "format": true,
+	"minItems": true, "maxItems": true, "uniqueItems": true,
+	"minProperties": true, "maxProperties": true,
+}
+
+// keywordPtr returns the pointer of the keyword a finding is about, when
+// it is a keyword with a value of its own; a keyword the new schema does
+// not have resolves to the schema itself.
+func keywordPtr(f Finding) string {
+	if valueKeywords[f.Keyword] {
+		return f.Ptr + "/" + f.Keyword
+	}
+	return f.Ptr
 }
 
 // verdict summarizes findings: "compatible" when there are none but
