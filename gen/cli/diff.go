@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -15,7 +13,6 @@ import (
 	"github.com/cetpgen/cetpgen/gen/diff"
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 )
 
 // init registers cetpgen diff with the command tree.
@@ -153,19 +150,4 @@ func loadDiffConfig(path string) (*diff.Config, error) {
 		return nil, fmt.Errorf("read diff config: %w", err)
 	}
 	return parseDiffConfig(path, data)
-}
-
-// parseDiffConfig decodes a config strictly: unknown keys and rules are
-// errors.
-func parseDiffConfig(path string, data []byte) (*diff.Config, error) {
-	var cfg diff.Config
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := cfg.Check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &cfg, nil
 }

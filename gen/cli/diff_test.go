@@ -411,3 +411,28 @@ func TestDiffModePrecedence(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffConfigErrorsAtOnce checks that every problem of a config is
+// reported in one run, each at its line and column.
+func TestDiffConfigErrorsAtOnce(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "cfg.yaml")
+	writeFile(t, cfg, "mode: strict\nseverity:\n  no-such-rule: info\n  tool-removed: fatal\nacknowledge:\n  - {rule: tool-removed, tool: x}\n  - rule: effect-write\n    reason: ok\n    extra: 1\ncolour: red\n")
+	code, _, stderr := runCLI(t, "diff", "--config", cfg, diffBase, diffBase)
+	want := []string{
+		cfg + `:1:7: mode "strict" is not containment or declared`,
+		cfg + `:3:3: severity: unknown rule "no-such-rule"`,
+		cfg + `:4:17: severity of tool-removed: "fatal" is not breaking, dangerous or info`,
+		cfg + `:6:5: acknowledge[0]: give a reason`,
+		cfg + `:9:5: acknowledge[1]: unknown key "extra" (want rule, tool, reason)`,
+		cfg + `:10:1: unknown key "colour" (want mode, severity or acknowledge)`,
+	}
+	if code != ExitUsage {
+		t.Errorf("exit %d, want 2", code)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+}
