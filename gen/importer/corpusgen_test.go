@@ -78,7 +78,15 @@ func corpusTools() []map[string]any {
 	for _, name := range []string{"Get_Item", "get.item", "getItem", "HTTPServerStatus", "2fa_verify", "ünïcode_tool", "a" + strings.Repeat("b", 80)} {
 		tools = append(tools, corpusTool(len(tools), name, "get", "item"))
 	}
-	return tools
+	// Property names that collide with the CLI's own flags, with Go and
+	// Kotlin keywords, with each other once case-folded, or are empty.
+	odd := corpusTool(len(tools), "odd_property_names", "get", "item")
+	props := map[string]any{}
+	for _, p := range []string{"socket", "json", "help", "timeout", "", "a.b", "ünï", "fooBar", "foo_bar", "type", "class", "Type", "func", "val"} {
+		props[p] = map[string]any{"type": "string"}
+	}
+	odd["inputSchema"] = obj(props, nil, false)
+	return append(tools, odd)
 }
 
 func corpusTool(i int, name, verb, noun string) map[string]any {
