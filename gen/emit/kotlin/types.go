@@ -52,6 +52,9 @@ type class struct {
 	Doc    string
 	Props  []*prop
 	Closed bool
+	// Extra is the Kotlin name of the property that keeps the members the
+	// schema admits beyond the declared ones, empty for a closed class.
+	Extra string
 	// Implements are the unions the class is a variant of.
 	Implements []string
 }
@@ -370,7 +373,11 @@ func (b *builder) objectType(m map[string]any, hint string, fixed bool) *ktype {
 		}
 		return &ktype{kind: kObject, closed: m["additionalProperties"] == false}
 	}
-	c := &class{Name: b.typeName(hint, fixed), Doc: docOf(m), Closed: m["additionalProperties"] == false}
+	// additionalProperties: false closes the class unless patternProperties
+	// admits more members; an open class keeps the members it does not
+	// declare (class.Extra), as the Go structs keep them in Extra.
+	_, patterns := m["patternProperties"]
+	c := &class{Name: b.typeName(hint, fixed), Doc: docOf(m), Closed: m["additionalProperties"] == false && !patterns}
 	b.out.Classes = append(b.out.Classes, c)
 	c.Props = b.props(c, m, props)
 	return &ktype{kind: kClass, class: c}
@@ -393,6 +400,9 @@ func (b *builder) props(c *class, m map[string]any, props map[string]any) []*pro
 		id := names.name(camel(wire, "property"))
 		t := b.typeOf(props[wire], pascal(wire, "Property"), false)
 		out = append(out, &prop{Wire: wire, Name: quoted(id), Type: t, Required: required[wire], Doc: propDoc(props[wire], t)})
+	}
+	if !c.Closed {
+		c.Extra = names.name("extra")
 	}
 	return out
 }

@@ -60,6 +60,8 @@ type classView struct {
 	Props  []propView
 	Closed bool
 	Known  string
+	// Extra names the property keeping undeclared members, empty if none.
+	Extra string
 	// Implements is the supertype clause (" : A, B"), empty for none.
 	Implements string
 }
@@ -137,7 +139,7 @@ func (m *model) classView(c codec, cl *class) classView {
 	if doc == "" {
 		doc = cl.Name + " is a generated JSON object type."
 	}
-	v := classView{J: c.J, Name: cl.Name, Doc: kdoc("    ", doc), Closed: cl.Closed}
+	v := classView{J: c.J, Name: cl.Name, Doc: kdoc("    ", doc), Closed: cl.Closed, Extra: cl.Extra}
 	if len(cl.Implements) > 0 {
 		v.Implements = " : " + strings.Join(cl.Implements, ", ")
 	}
