@@ -83,7 +83,7 @@ func (p *Provider) loadToken(ctx context.Context, x *execution) (store.Token, *p
 	case errors.Is(err, store.ErrNotFound):
 		return t, protocol.NewError(protocol.CodeInvalidRequest, "unknown resume_token")
 	case err != nil:
-		return t, storeFailure()
+		return t, storeError(err)
 	case t.Key != x.key || t.Binding != x.binding:
 		return t, protocol.NewError(protocol.CodeInvalidRequest, "resume_token belongs to another call")
 	case t.Used:
@@ -98,7 +98,7 @@ func tokenError(err error) *protocol.Error {
 	if errors.Is(err, store.ErrTokenUnusable) {
 		return protocol.NewError(protocol.CodeInvalidRequest, "resume_token was already used or expired")
 	}
-	return storeFailure()
+	return storeError(err)
 }
 
 // errTokenQuota reports a caller past Options.MaxPendingTokens.
@@ -164,5 +164,5 @@ func (p *Provider) tokenFailure(err error) *protocol.Error {
 		e.RetryAfter = p.opt.ResumeTTL
 		return e
 	}
-	return storeFailure()
+	return storeError(err)
 }

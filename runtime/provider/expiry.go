@@ -35,12 +35,12 @@ func (p *Provider) expiredCall(ctx context.Context, x *execution) *protocol.Erro
 		}
 		return expiredAnswer(rec.Binding, x.binding)
 	case !errors.Is(err, store.ErrNotFound):
-		return storeFailure()
+		return storeError(err)
 	}
 	t, found, err := p.tombstone(ctx, x.key)
 	switch {
 	case err != nil:
-		return storeFailure()
+		return storeError(err)
 	case !found:
 		return nil
 	}
