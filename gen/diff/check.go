@@ -31,17 +31,24 @@ func (c *checker) check(wide, narrow node) {
 // enter guards against endless recursion through recursive $refs and
 // overly deep schemas. It reports stop when the pair needs no (further)
 // work: an identical pair (same places, same content) is being compared
-// further up the stack, in which case containment holds coinductively,
+// further up the stack, in which case containment holds coinductively if
+// the comparison has descended into the instance since (a property or an
+// item: every loop then consumes part of a finite instance), and is
+// undecided if it has not (a schema that refers to itself at the same
+// instance location is an endless loop to a validator, not "anything"),
 // or the depth limit was reached, which is recorded. Only pairs still on
 // the stack are assumed: a pair compared before, perhaps with findings
 // that a trial discarded, is compared again.
 func (c *checker) enter(wide, narrow node) (key string, stop bool) {
 	if _, isRef := wide.kw("$ref"); isRef {
 		key = wide.ptr + "\x00" + narrow.ptr + "\x00" + text(wide.v) + "\x00" + text(narrow.v)
-		if c.active[key] {
+		if at, ok := c.active[key]; ok {
+			if at == c.inst {
+				c.unknown(wide, narrow, "$ref", "the reference loops back to itself without descending into the instance")
+			}
 			return "", true
 		}
-		c.active[key] = true
+		c.active[key] = c.inst
 	}
 	if c.depth >= maxDepth || c.steps >= maxSteps {
 		if c.steps >= maxSteps {
@@ -128,6 +135,14 @@ func hasRef(v any) bool {
 func listOf(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// descend compares a pair one level down in the instance (a property, an
+// item, an additional member).
+func (c *checker) descend(wide, narrow node) {
+	c.inst++
+	defer func() { c.inst-- }()
+	c.check(wide, narrow)
 }
 
 // keywords compares the keywords of two non-union schemas.

@@ -15,7 +15,7 @@ func (c *checker) arrays(wide, narrow node) {
 			"uniqueItems added: arrays with repeated items are no longer accepted",
 			"uniqueItems removed: the tool may now return repeated items"))
 	}
-	c.check(subschema(wide, "items"), subschema(narrow, "items"))
+	c.descend(subschema(wide, "items"), subschema(narrow, "items"))
 }
 
 // subschema returns the subschema under keyword kw, true when absent.
@@ -65,7 +65,7 @@ func (c *checker) property(wide, narrow node, name string, dropped map[string]bo
 	nv, inN := props(narrow)[name]
 	switch {
 	case inW && inN:
-		c.check(wide.child(wv, "properties", name), narrow.child(nv, "properties", name))
+		c.descend(wide.child(wv, "properties", name), narrow.child(nv, "properties", name))
 	case inN:
 		if !c.input {
 			c.added(wide, narrow.child(nv, "properties", name), narrow, name)
@@ -102,7 +102,7 @@ func (c *checker) onlyNarrow(wide, np node, name string) {
 			fmt.Sprintf("property %q added although the old output had additionalProperties: false", name)))
 		return
 	}
-	c.check(addl, np)
+	c.descend(addl, np)
 }
 
 // onlyWide handles a property that only the wide side declares: the
@@ -125,7 +125,7 @@ func (c *checker) onlyWide(wp, narrow node, name string, dropped map[string]bool
 		return
 	}
 	if !addl.isTrue() {
-		c.check(wp, addl)
+		c.descend(wp, addl)
 		return
 	}
 	dropped[name] = true
@@ -216,5 +216,5 @@ func (c *checker) additional(wide, narrow node) {
 			"additionalProperties: false removed: the tool may now return properties not listed"))
 		return
 	}
-	c.check(wa, na)
+	c.descend(wa, na)
 }

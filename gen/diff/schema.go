@@ -45,7 +45,7 @@ func compareSchemas(wide, narrow any, input bool, mode Mode) []Finding {
 	if mode == Declared {
 		narrow = DeclaredReading(narrow)
 	}
-	c := &checker{input: input, active: map[string]bool{}}
+	c := &checker{input: input, active: map[string]int{}}
 	c.check(node{v: wide, root: wide}, node{v: narrow, root: narrow})
 	return dedupe(c.out)
 }
@@ -61,9 +61,11 @@ const (
 // checker walks two schemas side by side and collects findings.
 type checker struct {
 	input bool
-	// active holds the $ref pairs being compared (on the stack), which
-	// are assumed contained when met again (coinduction).
-	active map[string]bool
+	// active holds the $ref pairs being compared (on the stack), with
+	// the instance depth at which each was entered (see enter); inst is
+	// the current instance depth.
+	active map[string]int
+	inst   int
 	depth  int
 	steps  int
 	out    []Finding
