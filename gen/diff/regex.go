@@ -150,6 +150,8 @@ type nfa struct {
 	chars  [][]charEdge
 	empty  [][]emptyEdge
 	accept int
+	// closures caches closure results by state set and position.
+	closures map[string][]int
 }
 
 // charEdge moves on a rune in one of the ranges (pairs lo, hi).
@@ -324,6 +326,35 @@ func (b *nfaBuilder) literal(re *syntax.Regexp) (int, int) {
 // closure returns the states reachable from set by empty edges allowed at
 // a position that is the start and/or the end of the text.
 func (a *nfa) closure(set []int, start, end bool) []int {
+	key := setKey(set, start, end)
+	if c, ok := a.closures[key]; ok {
+		return c
+	}
+	if a.closures == nil {
+		a.closures = map[string][]int{}
+	}
+	c := a.computeClosure(set, start, end)
+	a.closures[key] = c
+	return c
+}
+
+// setKey encodes a sorted state set and the position flags.
+func setKey(set []int, start, end bool) string {
+	b := make([]byte, 0, 4*len(set)+2)
+	for _, s := range set {
+		b = append(b, byte(s>>16), byte(s>>8), byte(s), ',')
+	}
+	if start {
+		b = append(b, 'S')
+	}
+	if end {
+		b = append(b, 'E')
+	}
+	return string(b)
+}
+
+// computeClosure computes closure without the cache.
+func (a *nfa) computeClosure(set []int, start, end bool) []int {
 	seen := map[int]bool{}
 	stack := slices.Clone(set)
 	for len(stack) > 0 {
@@ -355,9 +386,11 @@ func (a *nfa) accepts(set []int, start bool) bool {
 // step returns the states reached from set (closed) on rune r.
 func (a *nfa) step(closed []int, r rune) []int {
 	var out []int
+	seen := make(map[int]bool, len(closed))
 	for _, s := range closed {
 		for _, e := range a.chars[s] {
-			if inRanges(e.ranges, r) && !slices.Contains(out, e.to) {
+			if !seen[e.to] && inRanges(e.ranges, r) {
+				seen[e.to] = true
 				out = append(out, e.to)
 			}
 		}
@@ -435,7 +468,7 @@ func productSearch(narrow, wide *nfa, n lengths) inclusion {
 			if len(next.n) == 0 {
 				continue
 			}
-			key := fmt.Sprint(next.n, next.w, next.length)
+			key := setKey(next.n, false, false) + "|" + setKey(next.w, false, false) + "|" + itoa(next.length)
 			if seen[key] {
 				continue
 			}
