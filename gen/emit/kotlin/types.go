@@ -317,7 +317,14 @@ func (b *builder) shapeOf(m map[string]any, hint string, fixed bool) *ktype {
 		return &ktype{kind: kJSON, why: "a non-string const without one declared type is kept as JSON"}
 	}
 	if len(types) == 0 {
-		types = inferType(m)
+		// Object or array keywords without "type" constrain only values of
+		// that type: any other JSON value is valid, so a class or a list
+		// would be narrower than the schema (the Go types hold it raw too).
+		why := "the schema has no type, so it admits any JSON value"
+		if kw := shapeKeywords(m); kw != "" {
+			why = "the schema has no type: " + kw + " constrain only some of the JSON values it admits"
+		}
+		return &ktype{kind: kJSON, why: why}
 	}
 	if len(types) != 1 {
 		return &ktype{kind: kJSON, why: "the schema allows several JSON types"}
@@ -325,15 +332,16 @@ func (b *builder) shapeOf(m map[string]any, hint string, fixed bool) *ktype {
 	return b.typed(types[0], m, hint, fixed)
 }
 
-// inferType guesses the type of a schema without "type" from its keywords.
-func inferType(m map[string]any) []string {
-	switch {
-	case hasAny(m, "properties", "additionalProperties"):
-		return []string{"object"}
-	case hasAny(m, "items"):
-		return []string{"array"}
+// shapeKeywords names the object and array keywords of a schema without
+// "type", for the KDoc, or returns "".
+func shapeKeywords(m map[string]any) string {
+	var kw []string
+	for _, k := range []string{"properties", "additionalProperties", "patternProperties", "required", "items", "prefixItems"} {
+		if _, ok := m[k]; ok {
+			kw = append(kw, k)
+		}
 	}
-	return nil
+	return strings.Join(kw, ", ")
 }
 
 // typed maps a schema of one JSON type.
