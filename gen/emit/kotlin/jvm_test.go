@@ -147,6 +147,9 @@ func TestKotlinOnTheJVM(t *testing.T) {
 	if err != nil {
 		t.Fatalf("kotlinc failed: %v\n%s", err, out)
 	}
+	if len(out) > 0 {
+		t.Logf("kotlinc output:\n%s", out)
+	}
 	if w := generatedWarnings(string(out), src); len(w) > 0 {
 		t.Errorf("kotlinc warns about generated code:\n%s", strings.Join(w, "\n"))
 	}
