@@ -277,10 +277,12 @@ type baseView struct {
 	Limits       limitsView
 	Tools        []toolView
 	Writes       bool
-	HasAlways    bool
-	HasPolicy    bool
-	DualStack    bool
-	V1Tools      string
+	// Reads is whether any tool is read-only (its dispatch catches).
+	Reads     bool
+	HasAlways bool
+	HasPolicy bool
+	DualStack bool
+	V1Tools   string
 }
 
 // scopeView is one ProviderScope's literals.
@@ -302,9 +304,13 @@ type toolView struct {
 	Effect, Risk, Confirmation    string
 	Execution                     string
 	Destructive, Idempotent, Open bool
-	InputType, OutputType         string
-	DecodeInput, EncodeOutput     string
-	TodoMessage                   string
+	// Catches is whether the dispatch turns the method's exception into
+	// INTERNAL_ERROR: read tools only, so that a state-changing method's
+	// exception reaches the mutationExecutor, which rolls it back.
+	Catches                   bool
+	InputType, OutputType     string
+	DecodeInput, EncodeOutput string
+	TodoMessage               string
 }
 
 // baseView builds the view of the base class.
@@ -322,6 +328,7 @@ func (m *model) baseView() baseView {
 	var v1 []string
 	for _, t := range m.tools {
 		v.Tools = append(v.Tools, m.toolView(t))
+		v.Reads = v.Reads || !t.t.Annotations.Effect.Writes()
 		if m.v1Served(t.t) {
 			v1 = append(v1, kotlinString(t.t.Name))
 		}
@@ -354,7 +361,7 @@ func (m *model) toolView(t *toolModel) toolView {
 		toolNames: t.names, Name: kotlinString(t.t.Name), Title: kotlinString(t.t.Title),
 		Description: kotlinString(t.t.Description), Doc: kdoc("    ", doc),
 		Scopes: "listOf<String>(" + strings.Join(scopes, ", ") + ")",
-		Effect: strings.ToUpper(string(a.Effect)), Risk: strings.ToUpper(string(a.Risk)),
+		Effect: strings.ToUpper(string(a.Effect)), Risk: strings.ToUpper(string(a.Risk)), Catches: !a.Effect.Writes(),
 		Confirmation: strings.ToUpper(string(a.Confirmation)), Execution: strings.ToUpper(string(a.Execution)),
 		Destructive: a.Destructive, Idempotent: a.Idempotent, Open: a.OpenWorld,
 		InputType: c.typeName(t.types.Input), OutputType: c.typeName(t.types.Output),

@@ -41,6 +41,7 @@ class Alerts : AlertToolProviderBase() {
     val confirmed = mutableListOf<String>()
     var missingScopes: CetpAccessDecision? = null
     var listThrows: Exception? = null
+    var createThrows: Exception? = null
 
     override val mutationExecutor = CetpMutationExecutor { _, mutation -> mutation() }
     override fun holdsScope(caller: CetpCallerIdentity, scope: String): Boolean = scope in granted
@@ -54,6 +55,7 @@ class Alerts : AlertToolProviderBase() {
 
     override fun createAlert(input: CreateAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<CreateAlert.Output> {
         calls.add("create:" + input.symbol + "@" + input.price.toPlainString())
+        createThrows?.let { throw it }
         return AlertToolProviderReply.Done(CreateAlert.Output(alertId = "a_1"))
     }
 
@@ -111,6 +113,9 @@ class AlertsTest {
         p.listThrows = IllegalStateException("database at /data/secret is locked")
         val boom = p.exec("list_alerts", "{}") as? CetpProviderResult.Failure
         c.check("a thrown exception is INTERNAL_ERROR", boom?.errorCode == "INTERNAL_ERROR", boom.toString())
+        p.createThrows = IllegalStateException("disk full")
+        val escaped = runCatching { p.exec("create_alert", """{"price":1,"symbol":"S"}""") }.exceptionOrNull()
+        c.check("a state-changing method's exception propagates to the mutationExecutor", escaped?.message == "disk full", escaped.toString())
         c.check("INTERNAL_ERROR carries no exception text", boom != null && !boom.toString().contains("secret") &&
             !boom.toString().contains("Exception") && !boom.toString().contains("at "), boom.toString())
         c.done()
