@@ -35,7 +35,7 @@ mvn_cp() { # mvn_cp OUTPUT ARGS...: one dependency:build-classpath run.
 	local out="$1"
 	shift
 	mvn -B -q -Dstyle.color=never -f "$pom" -Dmaven.repo.local="$repo" dependency:build-classpath \
-		-Dmdep.outputFile="$out" -Dmdep.pathSeparator=: "$@"
+		-Dmdep.outputFile="$out" -Dmdep.pathSeparator=: "$@" >&2 # stdout is the path alone
 }
 
 mvn_cp "$partial/run.raw" -DincludeScope=runtime -DexcludeArtifactIds=android-all-instrumented
