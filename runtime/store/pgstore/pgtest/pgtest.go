@@ -113,11 +113,13 @@ func randomHex() string {
 }
 
 // Reset empties the store's tables of records, tokens, cancellation
-// requests, progress and leases, so that one store can serve a sequence
-// of tests as a fresh one.
+// requests, progress and leases, and drops the tombstones' table (which
+// a fresh store does not have until its first purge), so that one store
+// can serve a sequence of tests as a fresh one.
 func Reset(t testing.TB, st *pgstore.Store) {
 	t.Helper()
-	if _, err := st.DB().Exec(`DELETE FROM cetp_dedup; DELETE FROM cetp_tokens; DELETE FROM cetp_cancels; DELETE FROM cetp_progress; DELETE FROM cetp_leases`); err != nil {
+	if _, err := st.DB().Exec(`DELETE FROM cetp_dedup; DELETE FROM cetp_tokens; DELETE FROM cetp_cancels; DELETE FROM cetp_progress; DELETE FROM cetp_leases;
+DROP TABLE IF EXISTS cetp_tombstones`); err != nil {
 		t.Fatalf("reset store: %v", err)
 	}
 }
