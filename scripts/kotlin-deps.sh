@@ -5,10 +5,11 @@
 # Central with mvn into .cache/m2 at the repository root (git-ignored), and
 # prints the path of a directory that names them:
 #
-#   compile.classpath  the jars kotlinc compiles against: android-all (the
-#                      real Android framework) and the run class path;
-#   run.classpath      the jars java runs the tests with (no android-all:
-#                      Robolectric's sandbox loads the framework itself);
+#   compile.classpath  the jars kotlinc compiles against and java runs the
+#                      tests with: android-all (the real Android framework;
+#                      Robolectric also reads its classes from the class
+#                      path, while its sandbox loads the instrumented copy),
+#                      kotlin-stdlib, kotlinx, JUnit and Robolectric;
 #   android-all.dir    the folder holding android-all-instrumented, for
 #                      Robolectric's offline mode (robolectric.dependency.dir).
 #
@@ -55,7 +56,6 @@ for jar in "${jars[@]}"; do
 	fi
 	run="${run:+$run:}$jar"
 done
-printf '%s\n' "$run" >"$partial/run.classpath"
 printf '%s:%s\n' "$(cat "$partial/android-all")" "$run" >"$partial/compile.classpath"
 dirname "$(cat "$partial/instrumented")" >"$partial/android-all.dir"
 rm -f "$partial/run.raw" "$partial/android-all" "$partial/instrumented"

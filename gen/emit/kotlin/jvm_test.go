@@ -3,6 +3,8 @@ package kotlin_test
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -30,14 +32,15 @@ const jvmTimeout = 8 * time.Minute
 // toolchain is what the JVM tests run with.
 type toolchain struct {
 	kotlinc string
-	// compileCP and runCP are the class paths of scripts/kotlin-deps.sh.
-	compileCP, runCP string
+	// classPath is the class path of scripts/kotlin-deps.sh, for kotlinc
+	// and java alike.
+	classPath string
 	// androidAll is Robolectric's offline dependency directory.
 	androidAll string
 }
 
 // findToolchain locates kotlinc (scripts/kotlinc.sh, or $KOTLINC) and the
-// jars of scripts/kotlin-deps.sh (or $KOTLIN_DEPS). Both are installed by
+// jars of scripts/kotlin-deps.sh for the current pom (or $KOTLIN_DEPS). Both are installed by
 // `make tools`. Missing, the test fails under CI=true and is skipped,
 // saying why, elsewhere.
 func findToolchain(t *testing.T) toolchain {
@@ -58,8 +61,15 @@ func findToolchain(t *testing.T) toolchain {
 	}
 	deps := os.Getenv("KOTLIN_DEPS")
 	if deps == "" {
-		if done := newest(t, filepath.Join(repoRoot, ".cache", "kotlin-deps", "*", "done")); done != "" {
-			deps = filepath.Dir(done)
+		// scripts/kotlin-deps.sh names the directory after the pom's hash.
+		pom, err := os.ReadFile(filepath.Join(repoRoot, "scripts", "kotlin-deps", "pom.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(pom)
+		dir := filepath.Join(repoRoot, ".cache", "kotlin-deps", hex.EncodeToString(sum[:])[:16])
+		if _, err := os.Stat(filepath.Join(dir, "done")); err == nil {
+			deps = dir
 		}
 	}
 	if deps == "" {
@@ -72,7 +82,7 @@ func findToolchain(t *testing.T) toolchain {
 		}
 		return strings.TrimSpace(string(data))
 	}
-	tc.compileCP, tc.runCP, tc.androidAll = read("compile.classpath"), read("run.classpath"), read("android-all.dir")
+	tc.classPath, tc.androidAll = read("compile.classpath"), read("android-all.dir")
 	return tc
 }
 
@@ -139,7 +149,7 @@ func TestKotlinOnTheJVM(t *testing.T) {
 	// C1 only and the serial collector: kotlinc is a short-lived JVM, and on
 	// this project's 2-core machines this cuts its CPU time about threefold.
 	args := append([]string{"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-jvm-target", "17",
-		"-classpath", tc.compileCP, "-d", classes}, sources...)
+		"-classpath", tc.classPath, "-d", classes}, sources...)
 	start := time.Now()
 	compile := exec.CommandContext(ctx, tc.kotlinc, args...)
 	out, err := compile.CombinedOutput()
@@ -159,7 +169,7 @@ func TestKotlinOnTheJVM(t *testing.T) {
 	cmd := exec.CommandContext(ctx, "java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
 		"-Drobolectric.offline=true", "-Drobolectric.dependency.dir="+tc.androidAll,
 		"-Drobolectric.logging.enabled=false",
-		"-cp", classes+string(os.PathListSeparator)+tc.compileCP,
+		"-cp", classes+string(os.PathListSeparator)+tc.classPath,
 		"org.junit.runner.JUnitCore", "harness.RoundTripTest", "harness.CorpusTest", "harness.AlertsTest", "harness.ProvidersTest")
 	cmd.Dir = work
 	start = time.Now()
