@@ -122,13 +122,13 @@ func (s *Store) takeLease(ctx context.Context, key store.Key, owner string, epoc
 // it never waits for the running operation's row.
 func (s *Store) RenewOperation(ctx context.Context, key store.Key, l store.Lease) (err error) {
 	defer func() { err = fault(ctx, err) }()
-	return s.onLease(ctx, renewSQL, key, l.Epoch, s.lease.Milliseconds())
+	return onLease(ctx, s.db, renewSQL, key, l.Epoch, s.lease.Milliseconds())
 }
 
 // onLease runs a statement on the lease of epoch and reports
 // ErrLeaseLost when that is no longer the operation's lease.
-func (s *Store) onLease(ctx context.Context, q string, key store.Key, epoch int64, more ...any) error {
-	res, err := s.db.ExecContext(ctx, q, keyArgs(key, append([]any{epoch}, more...)...)...)
+func onLease(ctx context.Context, e execer, q string, key store.Key, epoch int64, more ...any) error {
+	res, err := e.ExecContext(ctx, q, keyArgs(key, append([]any{epoch}, more...)...)...)
 	if err != nil {
 		return fmt.Errorf("pgstore: lease of %s: %w", key.RequestID, err)
 	}
@@ -163,25 +163,33 @@ func (s *Store) ReleaseOperation(ctx context.Context, key store.Key, l store.Lea
 	return nil
 }
 
-// RunLeased implements store.Leases as RunOperation does, fenced: the
-// run first records the server process of its transaction on the lease
-// (committed at once, on another connection, so that a takeover can end
-// it), and its transaction ends the lease of l.Epoch before it writes the
-// outcome; a lease taken over in between rolls the whole run back.
+// RunLeased implements store.Leases as RunOperation does, fenced: on the
+// one connection of the run, it first records that connection's server
+// process on the lease (committed at once, so that a takeover can end
+// it; recording it inside the transaction would lock the lease's row
+// and stop the renewals), then runs the transaction, which ends the
+// lease of l.Epoch before it writes the outcome; a lease taken over in
+// between rolls the whole run back. The run holds one pooled connection,
+// as RunOperation does.
 func (s *Store) RunLeased(ctx context.Context, key store.Key, l store.Lease, expiresAt time.Time, fn store.TxFunc) (_ store.Record, _ bool, err error) {
 	defer func() { err = fault(ctx, err) }()
-	tx, err := s.begin(ctx)
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return store.Record{}, false, err
+		return store.Record{}, false, fmt.Errorf("pgstore: connect: %w", err)
 	}
-	defer tx.Rollback()
+	defer conn.Close() // after the transaction's end (deferred below)
 	var pid, started int64
-	if err := tx.QueryRowContext(ctx, backendSQL).Scan(&pid, &started); err != nil {
+	if err := conn.QueryRowContext(ctx, backendSQL).Scan(&pid, &started); err != nil {
 		return store.Record{}, false, fmt.Errorf("pgstore: server process of %s: %w", key.RequestID, err)
 	}
-	if err := s.onLease(ctx, holderSQL, key, l.Epoch, pid, started); err != nil {
+	if err := onLease(ctx, conn, holderSQL, key, l.Epoch, pid, started); err != nil {
 		return store.Record{}, false, err
 	}
+	tx, err := conn.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+	if err != nil {
+		return store.Record{}, false, fmt.Errorf("pgstore: begin: %w", err)
+	}
+	defer tx.Rollback()
 	return s.runLocked(ctx, tx, key, expiresAt, fn, func() error {
 		res, err := tx.ExecContext(ctx, fenceSQL, keyArgs(key, l.Epoch)...)
 		if err != nil {
