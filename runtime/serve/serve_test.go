@@ -292,3 +292,19 @@ func TestRedactDSN(t *testing.T) {
 		}
 	}
 }
+
+// TestSocketMode checks the socket file's mode: 0600 by default, so only
+// the server's UID can connect, and what --socket-mode says otherwise.
+func TestSocketMode(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want os.FileMode
+	}{{nil, 0o600}, {[]string{"--socket-mode", "0666"}, 0o666}} {
+		r := start(t, testServer(), c.args...)
+		fi, err := os.Stat(r.socket)
+		if err != nil || fi.Mode().Perm() != c.want {
+			t.Errorf("%v: socket mode %v, %v; want %04o", c.args, fi.Mode().Perm(), err, c.want)
+		}
+		r.stop(t)
+	}
+}
