@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/cetpgen/cetpgen/runtime/jsonval"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,7 +155,7 @@ func TestPages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	size := int64(2)
+	size := jsonval.Int64(2)
 	var got []float64
 	in := alerts.ListAlertsInput{PageSize: &size}
 	for range 4 {

@@ -28,7 +28,7 @@ func (h *handler) ListAlerts(ctx context.Context, call *provider.Call, in alerts
 	}
 	size := int64(defaultPageSize)
 	if in.PageSize != nil {
-		size = *in.PageSize
+		size = int64(*in.PageSize)
 	}
 	q, args := listQuery(call.Caller.Key(), in)
 	rows, err := h.db.QueryContext(ctx, h.dialect.bind(q), append(args, size+1, offset)...)

@@ -236,11 +236,11 @@ func checkCancel(t *testing.T, d *daemon) {
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &h) != nil || h.OperationID == "" {
 		t.Fatalf("cetp call --async: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	r = d.run(t, "operation", "cancel", "--wait", "--request-id", h.RequestID, h.OperationID)
+	r = d.run(t, "operation", "cancel", "--wait", "--request-id", h.RequestID, "--tool", "create_alert", h.OperationID)
 	if r.code != 0 || !strings.Contains(r.stdout, `"state": "cancelled"`) {
 		t.Fatalf("cetp operation cancel --wait: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	r = d.run(t, "operation", "get", "--request-id", h.RequestID, h.OperationID)
+	r = d.run(t, "operation", "get", "--request-id", h.RequestID, "--tool", "create_alert", h.OperationID)
 	if r.code != 0 || !strings.Contains(r.stdout, `"state": "cancelled"`) {
 		t.Fatalf("cetp operation get: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -277,7 +277,7 @@ func checkRestart(t *testing.T, d *daemon, bin, dir string) {
 	d.stop(t)
 	d = startDaemon(t, bin, dir)
 	defer d.stop(t)
-	r = d.run(t, "operation", "get", "--wait", "--request-id", h.RequestID, h.OperationID)
+	r = d.run(t, "operation", "get", "--wait", "--request-id", h.RequestID, "--tool", "create_alert", h.OperationID)
 	if r.code != 0 || !strings.Contains(r.stdout, `"state": "succeeded"`) {
 		t.Fatalf("the operation after a restart: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

@@ -64,7 +64,7 @@ func buildProvider(set *spec.Set, w *spec.Provider) (*Provider, error) {
 	sort.Slice(p.Scopes, func(i, j int) bool { return p.Scopes[i].Name < p.Scopes[j].Name })
 	p.Targets = buildTargets(p.Slug, w)
 	p.CLIProduct = p.Slug
-	if w.CLI != nil {
+	if w.CLI != nil && w.CLI.Product != "" {
 		p.CLIProduct = w.CLI.Product
 	}
 	return p, nil
@@ -116,6 +116,10 @@ func buildTool(p *Provider, doc *spec.Doc, w *spec.Tool) (*Tool, error) {
 		},
 		CLI: buildCLI(w.CLI),
 		pos: doc.Pos,
+	}
+	t.CLIPath = validate.DefaultCLIPath(p.CLIProduct, w.Name)
+	if t.CLI != nil && t.CLI.Path != "" {
+		t.CLIPath = t.CLI.Path
 	}
 	var err error
 	if t.Input, err = buildSchema(doc, "/input_schema", w.InputSchema); err != nil {

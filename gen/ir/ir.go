@@ -120,6 +120,9 @@ type Tool struct {
 	Annotations Annotations
 	// CLI is nil when the tool file has no cli block.
 	CLI *ToolCLI
+	// CLIPath is the tool's command path: cli.path, or the default the
+	// spec language gives a tool without one (validate.DefaultCLIPath).
+	CLIPath string
 	// Names are the tool's identifiers in the targets.
 	Names ToolNames
 

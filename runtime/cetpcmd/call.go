@@ -143,8 +143,8 @@ func (r *runner) follow(ctx context.Context, cmd *cobra.Command, s *session, op 
 	line.end()
 	if err != nil {
 		if ctx.Err() != nil {
-			fmt.Fprintf(r.env.Err(), "cetp: stopped waiting; cancellation of %s was asked for. How it ended: cetp operation get --request-id %s %s\n",
-				cliout.Printable(op.ID), cliout.Printable(op.RequestID), cliout.Printable(op.ID))
+			fmt.Fprintf(r.env.Err(), "cetp: stopped waiting; cancellation of %s was asked for. How it ended: cetp operation get --request-id %s --tool %s %s\n",
+				cliout.Printable(op.ID), cliout.Printable(op.RequestID), cliout.Printable(op.Tool), cliout.Printable(op.ID))
 		}
 		return cliout.Exchange(fmt.Sprintf("operation %s (request %s)", op.ID, op.RequestID), err)
 	}

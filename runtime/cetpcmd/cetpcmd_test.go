@@ -158,7 +158,8 @@ func TestUsageAndTransportErrors(t *testing.T) {
 		{[]string{"call", "--socket", "s", "--async", "--follow", "slow"}, cliout.ExitUsage},
 		{[]string{"tools"}, cliout.ExitUsage}, // no socket
 		{[]string{"tools", "--bogus"}, cliout.ExitUsage},
-		{[]string{"operation", "get", "--socket", "s", "op_1"}, cliout.ExitUsage}, // no --request-id
+		{[]string{"operation", "get", "--socket", "s", "--tool", "slow", "op_1"}, cliout.ExitUsage},                                       // no --request-id
+		{[]string{"operation", "get", "--socket", "s", "--request-id", "5b0e4c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b", "op_1"}, cliout.ExitUsage}, // no --tool
 	}
 	for _, c := range cases {
 		errb.Reset()
@@ -222,12 +223,12 @@ func TestAsyncThenCancel(t *testing.T) {
 		t.Fatalf("handle: %v\n%s", err, out)
 	}
 	out.Reset()
-	if code := Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", h.RequestID, h.OperationID}); code != 0 ||
+	if code := Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", h.RequestID, "--tool", h.Tool, h.OperationID}); code != 0 ||
 		!strings.Contains(out.String(), `"state": "running"`) && !strings.Contains(out.String(), `"state": "queued"`) {
 		t.Fatalf("get: exit %d\n%s%s", code, out, errb)
 	}
 	out.Reset()
-	if code := Run(context.Background(), env, []string{"operation", "cancel", "--socket", "s", "--wait", "--request-id", h.RequestID, h.OperationID}); code != 0 ||
+	if code := Run(context.Background(), env, []string{"operation", "cancel", "--socket", "s", "--wait", "--request-id", h.RequestID, "--tool", h.Tool, h.OperationID}); code != 0 ||
 		!strings.Contains(out.String(), `"state": "cancelled"`) {
 		t.Fatalf("cancel --wait: exit %d\n%s%s", code, out, errb)
 	}
@@ -235,7 +236,7 @@ func TestAsyncThenCancel(t *testing.T) {
 
 func TestOperationOfAnotherRequest(t *testing.T) {
 	env, _, errb := newEnv(t, nil, 0)
-	code := Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", "5b0e4c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b", "op_none"})
+	code := Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", "5b0e4c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b", "--tool", "slow", "op_none"})
 	if e := cliError(t, errb.String()); code != cliout.ExitProvider || e.Code != "INVALID_REQUEST" {
 		t.Fatalf("exit %d, error %+v", code, e)
 	}
@@ -266,10 +267,10 @@ func TestTimeoutWhileFollowingCancelsTheOperation(t *testing.T) {
 	hint := errb.String()[:strings.Index(errb.String(), "{")]
 	opID := hint[strings.Index(hint, "op_"):]
 	opID = opID[:strings.IndexAny(opID, " \n")]
-	if !strings.Contains(hint, "cetp operation get --request-id "+rid+" "+opID) {
+	if !strings.Contains(hint, "cetp operation get --request-id "+rid+" --tool slow "+opID) {
 		t.Fatalf("no hint to find the operation again:\n%s", errb)
 	}
-	code = Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--wait", "--request-id", rid, opID})
+	code = Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--wait", "--request-id", rid, "--tool", "slow", opID})
 	if code != 0 || !strings.Contains(out.String(), `"state": "cancelled"`) {
 		t.Fatalf("after the timeout: exit %d\n%s%s", code, out, errb)
 	}

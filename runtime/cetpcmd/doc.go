@@ -4,8 +4,8 @@
 //
 //	cetp tools [--json]                          the tools of a Provider
 //	cetp call TOOL [ARGS|-] [--async|--follow]   call a tool with a JSON object
-//	cetp operation get --request-id R OP_ID      the state of an operation
-//	cetp operation cancel --request-id R OP_ID   ask to cancel an operation
+//	cetp operation get --request-id R --tool T OP_ID   the state of an operation
+//	cetp operation cancel --request-id R --tool T OP_ID   ask to cancel an operation
 //
 // Every command takes --socket (default: the environment variable
 // CETP_SOCKET), --timeout, which bounds the whole command, and
@@ -19,7 +19,7 @@
 // request with the resume token and prints its outcome; a denial is
 // USER_CANCELLED. A tool the Provider runs as a background operation is
 // followed until it ends (--follow shows a progress line on stderr), or,
-// with --async, its handle (operation_id, request_id) is printed at once
+// with --async, its handle (operation_id, request_id, tool) is printed at once
 // for operation get and cancel. When --timeout passes or SIGINT arrives
 // while an operation is followed, the Provider is asked to cancel it, the
 // command fails with DEADLINE_EXCEEDED and a note says how to learn how the

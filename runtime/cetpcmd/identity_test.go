@@ -32,7 +32,7 @@ func TestRequestIDMustBeAUUID(t *testing.T) {
 		t.Fatalf("exit %d, error %+v", code, e)
 	}
 	errb.Reset()
-	code = Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", "r-none", "op_1"})
+	code = Run(context.Background(), env, []string{"operation", "get", "--socket", "s", "--request-id", "r-none", "--tool", "echo", "op_1"})
 	if e := cliError(t, errb.String()); code != cliout.ExitUsage || !strings.Contains(e.Message, "not a UUID") {
 		t.Fatalf("operation get: exit %d, error %+v", code, e)
 	}

@@ -33,10 +33,13 @@ func (r *runner) operationCmd() *cobra.Command {
 // opFunc runs one operation subcommand on an open session.
 type opFunc func(ctx context.Context, cmd *cobra.Command, s *session, op *consumer.Operation) error
 
-// opCmd builds an operation subcommand: OP_ID, --request-id, --wait.
+// opCmd builds an operation subcommand: OP_ID, --request-id, --tool,
+// --wait. The tool is needed because a result is accepted only once it is
+// checked against the tool's output_schema (§4.2, §7.3), and a
+// get_operation answer does not name its tool.
 func (r *runner) opCmd(use, short string, run opFunc) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   use + " --request-id R OP_ID",
+		Use:   use + " --request-id R --tool T OP_ID",
 		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -44,8 +47,10 @@ func (r *runner) opCmd(use, short string, run opFunc) *cobra.Command {
 		},
 	}
 	cmd.Flags().String("request-id", "", "the request_id of the call that created the operation")
+	cmd.Flags().String("tool", "", "the tool of the call that created the operation (--async prints it), whose output_schema checks the result")
 	cmd.Flags().Bool("wait", false, "then wait until the operation ends and print its final state")
 	cmd.MarkFlagRequired("request-id")
+	cmd.MarkFlagRequired("tool")
 	return cmd
 }
 
@@ -56,6 +61,7 @@ func (r *runner) runOp(cmd *cobra.Command, id string, run opFunc) error {
 	if !consumer.IsRequestID(rid) {
 		return usagef("--request-id %q is not a UUID", rid)
 	}
+	tool, _ := cmd.Flags().GetString("tool")
 	ctx, cancel := r.context(cmd)
 	defer cancel()
 	s, err := r.open(ctx, cmd, consumer.Options{})
@@ -63,7 +69,7 @@ func (r *runner) runOp(cmd *cobra.Command, id string, run opFunc) error {
 		return err
 	}
 	defer s.Close()
-	return run(ctx, cmd, s, &consumer.Operation{ID: id, RequestID: rid})
+	return run(ctx, cmd, s, &consumer.Operation{ID: id, RequestID: rid, Tool: tool})
 }
 
 // opGet prints the state of op, its final state with --wait.

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/ir"
-	"github.com/cetpgen/cetpgen/gen/validate"
 	"github.com/cetpgen/cetpgen/runtime/cetpcli"
 )
 
@@ -23,14 +22,10 @@ func RootName(p *ir.Provider) string { return "cetp-" + p.Slug }
 // and the tool name.
 func Canonical(p *ir.Provider, t *ir.Tool) string { return p.CLIProduct + "." + t.Name }
 
-// CLIPath is the command path of t: its cli.path, else validate's default,
-// the product and the tool name as one word ("list_alerts" -> "alert list-alerts").
-func CLIPath(p *ir.Provider, t *ir.Tool) string {
-	if t.CLI != nil && t.CLI.Path != "" {
-		return t.CLI.Path
-	}
-	return validate.DefaultCLIPath(p.CLIProduct, t.Name)
-}
+// CLIPath is the command path of t, as the IR resolved it: its cli.path,
+// else the product and the tool name as one word ("list_alerts" ->
+// "alert list-alerts").
+func CLIPath(p *ir.Provider, t *ir.Tool) string { return t.CLIPath }
 
 // BuildApp derives the CLI's data table from the IR and validates it.
 func BuildApp(p *ir.Provider) (*cetpcli.App, error) {

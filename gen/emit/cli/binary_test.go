@@ -168,8 +168,8 @@ func TestGeneratedSchema(t *testing.T) {
 			t.Errorf("schema %v: exit %d, %v, stderr %s\n got %.300s\nwant %.300s", q, code, err, errs, out, want.String())
 		}
 	}
-	if code, out, _ := execCLI(t, bin, nil, "schema", "fitness nope"); code != 2 || !strings.Contains(out, "unknown runtime schema path") {
-		t.Errorf("unknown path: exit %d, %s", code, out)
+	if code, out, errs := execCLI(t, bin, nil, "schema", "fitness nope"); code != 2 || out != "" || !strings.Contains(errs, "unknown runtime schema path") {
+		t.Errorf("unknown path: exit %d, stdout %q, stderr %s", code, out, errs)
 	}
 }
 

@@ -5,6 +5,7 @@ package alerts
 
 import (
 	"encoding/json"
+	"github.com/cetpgen/cetpgen/runtime/jsonval"
 	"time"
 )
 
@@ -18,6 +19,21 @@ type CreateAlertInput struct {
 // CreateAlertOutput is the output of the tool create_alert.
 type CreateAlertOutput struct {
 	AlertID string `json:"alert_id"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes CreateAlertOutput with every member it holds.
+func (v CreateAlertOutput) MarshalJSON() ([]byte, error) {
+	type plain CreateAlertOutput
+	return jsonval.MarshalObject(plain(v), []string{"alert_id"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes CreateAlertOutput, matching member names exactly.
+func (v *CreateAlertOutput) UnmarshalJSON(data []byte) error {
+	type plain CreateAlertOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"alert_id"}, nil, &v.Extra)
 }
 
 // DeleteAlertInput is the input of the tool delete_alert.
@@ -31,12 +47,27 @@ type DeleteAlertOutput struct {
 	AlertID string `json:"alert_id"`
 	// Checked by the runtime's schema validation, not by this Go type: const true.
 	Deleted bool `json:"deleted"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes DeleteAlertOutput with every member it holds.
+func (v DeleteAlertOutput) MarshalJSON() ([]byte, error) {
+	type plain DeleteAlertOutput
+	return jsonval.MarshalObject(plain(v), []string{"alert_id", "deleted"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes DeleteAlertOutput, matching member names exactly.
+func (v *DeleteAlertOutput) UnmarshalJSON(data []byte) error {
+	type plain DeleteAlertOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"alert_id", "deleted"}, nil, &v.Extra)
 }
 
 // ListAlertsInput is the input of the tool list_alerts.
 type ListAlertsInput struct {
 	// Checked by the runtime's schema validation, not by this Go type: default 50, maximum 200, minimum 1.
-	PageSize *int64 `json:"page_size,omitzero"`
+	PageSize *jsonval.Int64 `json:"page_size,omitzero"`
 	// 上一页返回的 next_page_token；首页为 null 或省略
 	PageToken Nullable[string]       `json:"page_token,omitzero"`
 	Status    *ListAlertsInputStatus `json:"status,omitzero"`
@@ -60,6 +91,21 @@ const (
 type ListAlertsOutput struct {
 	Alerts        []ListAlertsAlert `json:"alerts"`
 	NextPageToken *string           `json:"next_page_token"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ListAlertsOutput with every member it holds.
+func (v ListAlertsOutput) MarshalJSON() ([]byte, error) {
+	type plain ListAlertsOutput
+	return jsonval.MarshalObject(plain(v), []string{"alerts", "next_page_token"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ListAlertsOutput, matching member names exactly.
+func (v *ListAlertsOutput) UnmarshalJSON(data []byte) error {
+	type plain ListAlertsOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"alerts", "next_page_token"}, nil, &v.Extra)
 }
 
 // ListAlertsAlert is the schema at "#/$defs/alert" of list_alerts.
@@ -74,6 +120,21 @@ type ListAlertsAlert struct {
 	Status      ListAlertsAlertStatus `json:"status"`
 	Symbol      string                `json:"symbol"`
 	TriggeredAt *DateTime             `json:"triggered_at"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ListAlertsAlert with every member it holds.
+func (v ListAlertsAlert) MarshalJSON() ([]byte, error) {
+	type plain ListAlertsAlert
+	return jsonval.MarshalObject(plain(v), []string{"alert_id", "created_at", "direction", "note", "price", "status", "symbol", "triggered_at"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ListAlertsAlert, matching member names exactly.
+func (v *ListAlertsAlert) UnmarshalJSON(data []byte) error {
+	type plain ListAlertsAlert
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"alert_id", "created_at", "direction", "note", "price", "status", "symbol", "triggered_at"}, nil, &v.Extra)
 }
 
 // ListAlertsAlertDirection is the type of member "direction" of ListAlertsAlert.
@@ -125,6 +186,21 @@ type UpdateAlertOutput struct {
 	AlertID   string                  `json:"alert_id"`
 	Status    UpdateAlertOutputStatus `json:"status"`
 	UpdatedAt DateTime                `json:"updated_at"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UpdateAlertOutput with every member it holds.
+func (v UpdateAlertOutput) MarshalJSON() ([]byte, error) {
+	type plain UpdateAlertOutput
+	return jsonval.MarshalObject(plain(v), []string{"alert_id", "status", "updated_at"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UpdateAlertOutput, matching member names exactly.
+func (v *UpdateAlertOutput) UnmarshalJSON(data []byte) error {
+	type plain UpdateAlertOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"alert_id", "status", "updated_at"}, nil, &v.Extra)
 }
 
 // UpdateAlertOutputStatus is the type of member "status" of UpdateAlertOutput.

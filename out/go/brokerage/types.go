@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/jsonval"
 	"time"
 )
 
@@ -19,9 +20,24 @@ type CancelOrderInput struct {
 // CancelOrderOutput is the output of the tool cancel_order.
 type CancelOrderOutput struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	CancelledQuantity int64                  `json:"cancelled_quantity"`
+	CancelledQuantity jsonval.Int            `json:"cancelled_quantity"`
 	OrderID           string                 `json:"order_id"`
 	State             CancelOrderOutputState `json:"state"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes CancelOrderOutput with every member it holds.
+func (v CancelOrderOutput) MarshalJSON() ([]byte, error) {
+	type plain CancelOrderOutput
+	return jsonval.MarshalObject(plain(v), []string{"cancelled_quantity", "order_id", "state"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes CancelOrderOutput, matching member names exactly.
+func (v *CancelOrderOutput) UnmarshalJSON(data []byte) error {
+	type plain CancelOrderOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"cancelled_quantity", "order_id", "state"}, nil, &v.Extra)
 }
 
 // CancelOrderOutputState is the type of member "state" of CancelOrderOutput.
@@ -43,7 +59,7 @@ type ExportStatementsInput struct {
 	To    DateTime                         `json:"to"`
 }
 
-// ExportStatementsInputKindsItem is an item of ExportStatementsInputKinds.
+// ExportStatementsInputKindsItem is .
 type ExportStatementsInputKindsItem string
 
 // The values of ExportStatementsInputKindsItem.
@@ -57,14 +73,44 @@ const (
 type ExportStatementsOutput struct {
 	AccountID string                                `json:"account_id"`
 	Documents []ExportStatementsOutputDocumentsItem `json:"documents"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ExportStatementsOutputDocumentsItem is an item of ExportStatementsOutputDocuments.
+// MarshalJSON encodes ExportStatementsOutput with every member it holds.
+func (v ExportStatementsOutput) MarshalJSON() ([]byte, error) {
+	type plain ExportStatementsOutput
+	return jsonval.MarshalObject(plain(v), []string{"account_id", "documents"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ExportStatementsOutput, matching member names exactly.
+func (v *ExportStatementsOutput) UnmarshalJSON(data []byte) error {
+	type plain ExportStatementsOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"account_id", "documents"}, nil, &v.Extra)
+}
+
+// ExportStatementsOutputDocumentsItem is .
 type ExportStatementsOutputDocumentsItem struct {
 	Kind        ExportStatementsOutputDocumentsItemKind        `json:"kind"`
 	Lines       []ExportStatementsOutputDocumentsItemLinesItem `json:"lines"`
 	PeriodEnd   DateTime                                       `json:"period_end"`
 	PeriodStart DateTime                                       `json:"period_start"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ExportStatementsOutputDocumentsItem with every member it holds.
+func (v ExportStatementsOutputDocumentsItem) MarshalJSON() ([]byte, error) {
+	type plain ExportStatementsOutputDocumentsItem
+	return jsonval.MarshalObject(plain(v), []string{"kind", "lines", "period_end", "period_start"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ExportStatementsOutputDocumentsItem, matching member names exactly.
+func (v *ExportStatementsOutputDocumentsItem) UnmarshalJSON(data []byte) error {
+	type plain ExportStatementsOutputDocumentsItem
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"kind", "lines", "period_end", "period_start"}, nil, &v.Extra)
 }
 
 // ExportStatementsOutputDocumentsItemKind is the type of member "kind" of
@@ -78,12 +124,27 @@ const (
 	ExportStatementsOutputDocumentsItemKindTaxSummary        ExportStatementsOutputDocumentsItemKind = "tax_summary"
 )
 
-// ExportStatementsOutputDocumentsItemLinesItem is an item of ExportStatementsOutputDocumentsItemLines.
+// ExportStatementsOutputDocumentsItemLinesItem is .
 type ExportStatementsOutputDocumentsItemLinesItem struct {
 	Amount      float64  `json:"amount"`
 	Balance     *float64 `json:"balance,omitzero"`
 	Date        DateTime `json:"date"`
 	Description string   `json:"description"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ExportStatementsOutputDocumentsItemLinesItem with every member it holds.
+func (v ExportStatementsOutputDocumentsItemLinesItem) MarshalJSON() ([]byte, error) {
+	type plain ExportStatementsOutputDocumentsItemLinesItem
+	return jsonval.MarshalObject(plain(v), []string{"amount", "balance", "date", "description"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ExportStatementsOutputDocumentsItemLinesItem, matching member names exactly.
+func (v *ExportStatementsOutputDocumentsItemLinesItem) UnmarshalJSON(data []byte) error {
+	type plain ExportStatementsOutputDocumentsItemLinesItem
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"amount", "balance", "date", "description"}, nil, &v.Extra)
 }
 
 // GetPortfolioInput is the input of the tool get_portfolio.
@@ -100,6 +161,21 @@ type GetPortfolioOutput struct {
 	Cash       map[string]float64     `json:"cash"`
 	Positions  []GetPortfolioPosition `json:"positions"`
 	TotalValue GetPortfolioMoney      `json:"total_value"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes GetPortfolioOutput with every member it holds.
+func (v GetPortfolioOutput) MarshalJSON() ([]byte, error) {
+	type plain GetPortfolioOutput
+	return jsonval.MarshalObject(plain(v), []string{"account", "as_of", "cash", "positions", "total_value"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes GetPortfolioOutput, matching member names exactly.
+func (v *GetPortfolioOutput) UnmarshalJSON(data []byte) error {
+	type plain GetPortfolioOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"account", "as_of", "cash", "positions", "total_value"}, nil, &v.Extra)
 }
 
 // GetPortfolioOutputAccount is the type of member "account" of GetPortfolioOutput.
@@ -109,6 +185,21 @@ type GetPortfolioOutputAccount struct {
 	// Checked by the runtime's schema validation, not by this Go type: pattern "^[A-Z]{3}$".
 	BaseCurrency string `json:"base_currency"`
 	HolderName   string `json:"holder_name"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes GetPortfolioOutputAccount with every member it holds.
+func (v GetPortfolioOutputAccount) MarshalJSON() ([]byte, error) {
+	type plain GetPortfolioOutputAccount
+	return jsonval.MarshalObject(plain(v), []string{"account_id", "account_type", "base_currency", "holder_name"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes GetPortfolioOutputAccount, matching member names exactly.
+func (v *GetPortfolioOutputAccount) UnmarshalJSON(data []byte) error {
+	type plain GetPortfolioOutputAccount
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"account_id", "account_type", "base_currency", "holder_name"}, nil, &v.Extra)
 }
 
 // GetPortfolioOutputAccountAccountType is the type of member "account_type" of
@@ -127,9 +218,24 @@ type GetPortfolioPosition struct {
 	AverageCost   GetPortfolioMoney `json:"average_cost"`
 	ClosedToday   bool              `json:"closed_today"`
 	MarketValue   GetPortfolioMoney `json:"market_value"`
-	Quantity      int64             `json:"quantity"`
+	Quantity      jsonval.Int       `json:"quantity"`
 	Symbol        string            `json:"symbol"`
 	UnrealizedPnl GetPortfolioMoney `json:"unrealized_pnl"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes GetPortfolioPosition with every member it holds.
+func (v GetPortfolioPosition) MarshalJSON() ([]byte, error) {
+	type plain GetPortfolioPosition
+	return jsonval.MarshalObject(plain(v), []string{"average_cost", "closed_today", "market_value", "quantity", "symbol", "unrealized_pnl"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes GetPortfolioPosition, matching member names exactly.
+func (v *GetPortfolioPosition) UnmarshalJSON(data []byte) error {
+	type plain GetPortfolioPosition
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"average_cost", "closed_today", "market_value", "quantity", "symbol", "unrealized_pnl"}, nil, &v.Extra)
 }
 
 // GetPortfolioMoney is the schema at "#/$defs/money" of get_portfolio.
@@ -137,6 +243,21 @@ type GetPortfolioMoney struct {
 	Amount float64 `json:"amount"`
 	// Checked by the runtime's schema validation, not by this Go type: pattern "^[A-Z]{3}$".
 	Currency string `json:"currency"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes GetPortfolioMoney with every member it holds.
+func (v GetPortfolioMoney) MarshalJSON() ([]byte, error) {
+	type plain GetPortfolioMoney
+	return jsonval.MarshalObject(plain(v), []string{"amount", "currency"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes GetPortfolioMoney, matching member names exactly.
+func (v *GetPortfolioMoney) UnmarshalJSON(data []byte) error {
+	type plain GetPortfolioMoney
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"amount", "currency"}, nil, &v.Extra)
 }
 
 // GetQuoteInput is the input of the tool get_quote.
@@ -157,12 +278,27 @@ type GetQuoteOutput struct {
 	DayHigh  *float64 `json:"day_high,omitzero"`
 	DayLow   *float64 `json:"day_low,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	DelaySeconds int64                `json:"delay_seconds"`
+	DelaySeconds jsonval.Int          `json:"delay_seconds"`
 	Last         float64              `json:"last"`
 	Status       GetQuoteOutputStatus `json:"status"`
 	Symbol       string               `json:"symbol"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	Volume int64 `json:"volume"`
+	Volume jsonval.Int `json:"volume"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes GetQuoteOutput with every member it holds.
+func (v GetQuoteOutput) MarshalJSON() ([]byte, error) {
+	type plain GetQuoteOutput
+	return jsonval.MarshalObject(plain(v), []string{"as_of", "ask", "bid", "currency", "day_high", "day_low", "delay_seconds", "last", "status", "symbol", "volume"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes GetQuoteOutput, matching member names exactly.
+func (v *GetQuoteOutput) UnmarshalJSON(data []byte) error {
+	type plain GetQuoteOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"as_of", "ask", "bid", "currency", "day_high", "day_low", "delay_seconds", "last", "status", "symbol", "volume"}, nil, &v.Extra)
 }
 
 // GetQuoteOutputStatus is the type of member "status" of GetQuoteOutput.
@@ -182,7 +318,7 @@ type PlaceOrderInput struct {
 	ClientNote Nullable[string]       `json:"client_note,omitzero"`
 	Pricing    PlaceOrderInputPricing `json:"pricing"`
 	// Checked by the runtime's schema validation, not by this Go type: maximum 1000000, minimum 1.
-	Quantity int64               `json:"quantity"`
+	Quantity jsonval.Int64       `json:"quantity"`
 	Side     PlaceOrderInputSide `json:"side"`
 	// Checked by the runtime's schema validation, not by this Go type: pattern "^[A-Z0-9.]{1,16}$".
 	Symbol      string                      `json:"symbol"`
@@ -291,11 +427,26 @@ type PlaceOrderOutput struct {
 	AverageFillPrice *float64             `json:"average_fill_price"`
 	Fees             PlaceOrderOutputFees `json:"fees"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	FilledQuantity  int64                 `json:"filled_quantity"`
+	FilledQuantity  jsonval.Int           `json:"filled_quantity"`
 	OrderID         string                `json:"order_id"`
 	RejectionReason *string               `json:"rejection_reason"`
 	State           PlaceOrderOutputState `json:"state"`
 	SubmittedAt     DateTime              `json:"submitted_at"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes PlaceOrderOutput with every member it holds.
+func (v PlaceOrderOutput) MarshalJSON() ([]byte, error) {
+	type plain PlaceOrderOutput
+	return jsonval.MarshalObject(plain(v), []string{"average_fill_price", "fees", "filled_quantity", "order_id", "rejection_reason", "state", "submitted_at"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes PlaceOrderOutput, matching member names exactly.
+func (v *PlaceOrderOutput) UnmarshalJSON(data []byte) error {
+	type plain PlaceOrderOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"average_fill_price", "fees", "filled_quantity", "order_id", "rejection_reason", "state", "submitted_at"}, nil, &v.Extra)
 }
 
 // PlaceOrderOutputFees is the type of member "fees" of PlaceOrderOutput.
@@ -306,6 +457,21 @@ type PlaceOrderOutputFees struct {
 	Currency string `json:"currency"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	ExchangeFee float64 `json:"exchange_fee"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes PlaceOrderOutputFees with every member it holds.
+func (v PlaceOrderOutputFees) MarshalJSON() ([]byte, error) {
+	type plain PlaceOrderOutputFees
+	return jsonval.MarshalObject(plain(v), []string{"commission", "currency", "exchange_fee"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes PlaceOrderOutputFees, matching member names exactly.
+func (v *PlaceOrderOutputFees) UnmarshalJSON(data []byte) error {
+	type plain PlaceOrderOutputFees
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"commission", "currency", "exchange_fee"}, nil, &v.Extra)
 }
 
 // PlaceOrderOutputState is the type of member "state" of PlaceOrderOutput.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/jsonval"
 	"time"
 )
 
@@ -20,6 +21,21 @@ type DeleteWorkoutInput struct {
 type DeleteWorkoutOutput struct {
 	DeletedAt DateTime `json:"deleted_at"`
 	WorkoutID string   `json:"workout_id"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes DeleteWorkoutOutput with every member it holds.
+func (v DeleteWorkoutOutput) MarshalJSON() ([]byte, error) {
+	type plain DeleteWorkoutOutput
+	return jsonval.MarshalObject(plain(v), []string{"deleted_at", "workout_id"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes DeleteWorkoutOutput, matching member names exactly.
+func (v *DeleteWorkoutOutput) UnmarshalJSON(data []byte) error {
+	type plain DeleteWorkoutOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"deleted_at", "workout_id"}, nil, &v.Extra)
 }
 
 // ExportHealthDataInput is the input of the tool export_health_data.
@@ -36,37 +52,97 @@ type ExportHealthDataOutput struct {
 	GeneratedAt  DateTime                               `json:"generated_at"`
 	Profile      ExportHealthDataOutputProfile          `json:"profile"`
 	Workouts     []ExportHealthDataOutputWorkoutsItem   `json:"workouts"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ExportHealthDataOutput with every member it holds.
+func (v ExportHealthDataOutput) MarshalJSON() ([]byte, error) {
+	type plain ExportHealthDataOutput
+	return jsonval.MarshalObject(plain(v), []string{"daily_metrics", "generated_at", "profile", "workouts"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ExportHealthDataOutput, matching member names exactly.
+func (v *ExportHealthDataOutput) UnmarshalJSON(data []byte) error {
+	type plain ExportHealthDataOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"daily_metrics", "generated_at", "profile", "workouts"}, nil, &v.Extra)
 }
 
 // ExportHealthDataDailyMetric is the schema at "#/$defs/daily_metric" of export_health_data.
 type ExportHealthDataDailyMetric struct {
-	RestingHeartRate Nullable[int64] `json:"resting_heart_rate,omitzero"`
+	RestingHeartRate Nullable[jsonval.Int] `json:"resting_heart_rate,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	SleepMinutes Nullable[int64]            `json:"sleep_minutes,omitzero"`
-	SleepStages  Nullable[map[string]int64] `json:"sleep_stages,omitzero"`
+	SleepMinutes Nullable[jsonval.Int]            `json:"sleep_minutes,omitzero"`
+	SleepStages  Nullable[map[string]jsonval.Int] `json:"sleep_stages,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	Steps int64 `json:"steps"`
+	Steps jsonval.Int `json:"steps"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ExportHealthDataDailyMetric with every member it holds.
+func (v ExportHealthDataDailyMetric) MarshalJSON() ([]byte, error) {
+	type plain ExportHealthDataDailyMetric
+	return jsonval.MarshalObject(plain(v), []string{"resting_heart_rate", "sleep_minutes", "sleep_stages", "steps"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ExportHealthDataDailyMetric, matching member names exactly.
+func (v *ExportHealthDataDailyMetric) UnmarshalJSON(data []byte) error {
+	type plain ExportHealthDataDailyMetric
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"resting_heart_rate", "sleep_minutes", "sleep_stages", "steps"}, nil, &v.Extra)
 }
 
 // ExportHealthDataOutputProfile is the type of member "profile" of ExportHealthDataOutput.
 type ExportHealthDataOutputProfile struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 1900.
-	BirthYear Nullable[int64] `json:"birth_year,omitzero"`
+	BirthYear Nullable[jsonval.Int] `json:"birth_year,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
 	HeightCm Nullable[float64] `json:"height_cm,omitzero"`
 	Nickname string            `json:"nickname"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
 	WeightKg Nullable[float64] `json:"weight_kg,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ExportHealthDataOutputWorkoutsItem is an item of ExportHealthDataOutputWorkouts.
+// MarshalJSON encodes ExportHealthDataOutputProfile with every member it holds.
+func (v ExportHealthDataOutputProfile) MarshalJSON() ([]byte, error) {
+	type plain ExportHealthDataOutputProfile
+	return jsonval.MarshalObject(plain(v), []string{"birth_year", "height_cm", "nickname", "weight_kg"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ExportHealthDataOutputProfile, matching member names exactly.
+func (v *ExportHealthDataOutputProfile) UnmarshalJSON(data []byte) error {
+	type plain ExportHealthDataOutputProfile
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"birth_year", "height_cm", "nickname", "weight_kg"}, nil, &v.Extra)
+}
+
+// ExportHealthDataOutputWorkoutsItem is .
 type ExportHealthDataOutputWorkoutsItem struct {
 	DistanceM Nullable[float64] `json:"distance_m,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	DurationSeconds int64                                   `json:"duration_seconds"`
+	DurationSeconds jsonval.Int                             `json:"duration_seconds"`
 	Sport           ExportHealthDataOutputWorkoutsItemSport `json:"sport"`
 	StartedAt       DateTime                                `json:"started_at"`
 	WorkoutID       string                                  `json:"workout_id"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ExportHealthDataOutputWorkoutsItem with every member it holds.
+func (v ExportHealthDataOutputWorkoutsItem) MarshalJSON() ([]byte, error) {
+	type plain ExportHealthDataOutputWorkoutsItem
+	return jsonval.MarshalObject(plain(v), []string{"distance_m", "duration_seconds", "sport", "started_at", "workout_id"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ExportHealthDataOutputWorkoutsItem, matching member names exactly.
+func (v *ExportHealthDataOutputWorkoutsItem) UnmarshalJSON(data []byte) error {
+	type plain ExportHealthDataOutputWorkoutsItem
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"distance_m", "duration_seconds", "sport", "started_at", "workout_id"}, nil, &v.Extra)
 }
 
 // ExportHealthDataOutputWorkoutsItemSport is the type of member "sport" of
@@ -84,8 +160,8 @@ const (
 type ListWorkoutsInput struct {
 	// Checked by the runtime's schema validation, not by this Go type: default 500, maximum 5000, minimum
 	// 1.
-	Limit *int64   `json:"limit,omitzero"`
-	Since DateTime `json:"since"`
+	Limit *jsonval.Int64 `json:"limit,omitzero"`
+	Since DateTime       `json:"since"`
 	// Checked by the runtime's schema validation, not by this Go type: uniqueItems true.
 	Sports []ListWorkoutsSport `json:"sports,omitzero"`
 	Until  *DateTime           `json:"until,omitzero"`
@@ -105,22 +181,52 @@ const (
 type ListWorkoutsOutput struct {
 	Truncated bool                  `json:"truncated"`
 	Workouts  []ListWorkoutsWorkout `json:"workouts"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ListWorkoutsOutput with every member it holds.
+func (v ListWorkoutsOutput) MarshalJSON() ([]byte, error) {
+	type plain ListWorkoutsOutput
+	return jsonval.MarshalObject(plain(v), []string{"truncated", "workouts"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ListWorkoutsOutput, matching member names exactly.
+func (v *ListWorkoutsOutput) UnmarshalJSON(data []byte) error {
+	type plain ListWorkoutsOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"truncated", "workouts"}, nil, &v.Extra)
 }
 
 // ListWorkoutsWorkout is the schema at "#/$defs/workout" of list_workouts.
 type ListWorkoutsWorkout struct {
 	// Checked by the runtime's schema validation, not by this Go type: maximum 250, minimum 20.
-	AverageHeartRate Nullable[int64] `json:"average_heart_rate,omitzero"`
+	AverageHeartRate Nullable[jsonval.Int64] `json:"average_heart_rate,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	CaloriesKcal Nullable[float64]         `json:"calories_kcal,omitzero"`
 	Detail       ListWorkoutsWorkoutDetail `json:"detail"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	DurationSeconds int64 `json:"duration_seconds"`
+	DurationSeconds jsonval.Int `json:"duration_seconds"`
 	// 各心率区间（z1–z5）内的秒数
-	HeartRateZonesSeconds map[string]int64          `json:"heart_rate_zones_seconds,omitzero"`
+	HeartRateZonesSeconds map[string]jsonval.Int    `json:"heart_rate_zones_seconds,omitzero"`
 	Source                ListWorkoutsWorkoutSource `json:"source"`
 	StartedAt             DateTime                  `json:"started_at"`
 	WorkoutID             string                    `json:"workout_id"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ListWorkoutsWorkout with every member it holds.
+func (v ListWorkoutsWorkout) MarshalJSON() ([]byte, error) {
+	type plain ListWorkoutsWorkout
+	return jsonval.MarshalObject(plain(v), []string{"average_heart_rate", "calories_kcal", "detail", "duration_seconds", "heart_rate_zones_seconds", "source", "started_at", "workout_id"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ListWorkoutsWorkout, matching member names exactly.
+func (v *ListWorkoutsWorkout) UnmarshalJSON(data []byte) error {
+	type plain ListWorkoutsWorkout
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"average_heart_rate", "calories_kcal", "detail", "duration_seconds", "heart_rate_zones_seconds", "source", "started_at", "workout_id"}, nil, &v.Extra)
 }
 
 // ListWorkoutsWorkoutDetail is the type of member "detail" of ListWorkoutsWorkout.
@@ -184,30 +290,75 @@ type ListWorkoutsRunDetail struct {
 	ElevationGainM Nullable[float64] `json:"elevation_gain_m,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: const "run".
 	Sport string `json:"sport"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ListWorkoutsRunDetail with every member it holds.
+func (v ListWorkoutsRunDetail) MarshalJSON() ([]byte, error) {
+	type plain ListWorkoutsRunDetail
+	return jsonval.MarshalObject(plain(v), []string{"average_pace_s_per_km", "distance_m", "elevation_gain_m", "sport"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ListWorkoutsRunDetail, matching member names exactly.
+func (v *ListWorkoutsRunDetail) UnmarshalJSON(data []byte) error {
+	type plain ListWorkoutsRunDetail
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"average_pace_s_per_km", "distance_m", "elevation_gain_m", "sport"}, nil, &v.Extra)
 }
 
 // ListWorkoutsRideDetail is the schema at "#/$defs/ride_detail" of list_workouts.
 type ListWorkoutsRideDetail struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	AveragePowerW Nullable[int64] `json:"average_power_w,omitzero"`
+	AveragePowerW Nullable[jsonval.Int] `json:"average_power_w,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	DistanceM float64 `json:"distance_m"`
 	// Checked by the runtime's schema validation, not by this Go type: const "ride".
 	Sport string `json:"sport"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ListWorkoutsRideDetail with every member it holds.
+func (v ListWorkoutsRideDetail) MarshalJSON() ([]byte, error) {
+	type plain ListWorkoutsRideDetail
+	return jsonval.MarshalObject(plain(v), []string{"average_power_w", "distance_m", "sport"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ListWorkoutsRideDetail, matching member names exactly.
+func (v *ListWorkoutsRideDetail) UnmarshalJSON(data []byte) error {
+	type plain ListWorkoutsRideDetail
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"average_power_w", "distance_m", "sport"}, nil, &v.Extra)
 }
 
 // ListWorkoutsSwimDetail is the schema at "#/$defs/swim_detail" of list_workouts.
 type ListWorkoutsSwimDetail struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	Laps int64 `json:"laps"`
+	Laps jsonval.Int `json:"laps"`
 	// Checked by the runtime's schema validation, not by this Go type: enum [25,50,null].
-	PoolLengthM Nullable[int64] `json:"pool_length_m,omitzero"`
+	PoolLengthM Nullable[jsonval.Int] `json:"pool_length_m,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: const "swim".
 	Sport   string                              `json:"sport"`
 	Strokes []ListWorkoutsSwimDetailStrokesItem `json:"strokes,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ListWorkoutsSwimDetailStrokesItem is an item of ListWorkoutsSwimDetailStrokes.
+// MarshalJSON encodes ListWorkoutsSwimDetail with every member it holds.
+func (v ListWorkoutsSwimDetail) MarshalJSON() ([]byte, error) {
+	type plain ListWorkoutsSwimDetail
+	return jsonval.MarshalObject(plain(v), []string{"laps", "pool_length_m", "sport", "strokes"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ListWorkoutsSwimDetail, matching member names exactly.
+func (v *ListWorkoutsSwimDetail) UnmarshalJSON(data []byte) error {
+	type plain ListWorkoutsSwimDetail
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"laps", "pool_length_m", "sport", "strokes"}, nil, &v.Extra)
+}
+
+// ListWorkoutsSwimDetailStrokesItem is .
 type ListWorkoutsSwimDetailStrokesItem string
 
 // The values of ListWorkoutsSwimDetailStrokesItem.
@@ -222,6 +373,21 @@ const (
 type ListWorkoutsWorkoutSource struct {
 	DeviceName Nullable[string]              `json:"device_name,omitzero"`
 	Kind       ListWorkoutsWorkoutSourceKind `json:"kind"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes ListWorkoutsWorkoutSource with every member it holds.
+func (v ListWorkoutsWorkoutSource) MarshalJSON() ([]byte, error) {
+	type plain ListWorkoutsWorkoutSource
+	return jsonval.MarshalObject(plain(v), []string{"device_name", "kind"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes ListWorkoutsWorkoutSource, matching member names exactly.
+func (v *ListWorkoutsWorkoutSource) UnmarshalJSON(data []byte) error {
+	type plain ListWorkoutsWorkoutSource
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"device_name", "kind"}, nil, &v.Extra)
 }
 
 // ListWorkoutsWorkoutSourceKind is the type of member "kind" of ListWorkoutsWorkoutSource.
@@ -241,7 +407,7 @@ type LogWorkoutInput struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	DistanceM Nullable[float64] `json:"distance_m,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: maximum 86400, minimum 60.
-	DurationSeconds int64 `json:"duration_seconds"`
+	DurationSeconds jsonval.Int64 `json:"duration_seconds"`
 	// Checked by the runtime's schema validation, not by this Go type: maxLength 500.
 	Notes     *string              `json:"notes,omitzero"`
 	Sport     LogWorkoutInputSport `json:"sport"`
@@ -262,6 +428,21 @@ const (
 type LogWorkoutOutput struct {
 	CreatedAt DateTime `json:"created_at"`
 	WorkoutID string   `json:"workout_id"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes LogWorkoutOutput with every member it holds.
+func (v LogWorkoutOutput) MarshalJSON() ([]byte, error) {
+	type plain LogWorkoutOutput
+	return jsonval.MarshalObject(plain(v), []string{"created_at", "workout_id"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes LogWorkoutOutput, matching member names exactly.
+func (v *LogWorkoutOutput) UnmarshalJSON(data []byte) error {
+	type plain LogWorkoutOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"created_at", "workout_id"}, nil, &v.Extra)
 }
 
 // SyncWearableInput is the input of the tool sync_wearable.
@@ -275,18 +456,48 @@ type SyncWearableInput struct {
 // SyncWearableOutput is the output of the tool sync_wearable.
 type SyncWearableOutput struct {
 	Devices []SyncWearableOutputDevicesItem `json:"devices"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// SyncWearableOutputDevicesItem is an item of SyncWearableOutputDevices.
+// MarshalJSON encodes SyncWearableOutput with every member it holds.
+func (v SyncWearableOutput) MarshalJSON() ([]byte, error) {
+	type plain SyncWearableOutput
+	return jsonval.MarshalObject(plain(v), []string{"devices"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes SyncWearableOutput, matching member names exactly.
+func (v *SyncWearableOutput) UnmarshalJSON(data []byte) error {
+	type plain SyncWearableOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"devices"}, nil, &v.Extra)
+}
+
+// SyncWearableOutputDevicesItem is .
 type SyncWearableOutputDevicesItem struct {
 	// Checked by the runtime's schema validation, not by this Go type: maximum 100, minimum 0.
-	BatteryPercent Nullable[int64] `json:"battery_percent,omitzero"`
-	DeviceID       string          `json:"device_id"`
-	Error          *string         `json:"error"`
+	BatteryPercent Nullable[jsonval.Int64] `json:"battery_percent,omitzero"`
+	DeviceID       string                  `json:"device_id"`
+	Error          *string                 `json:"error"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	ImportedWorkouts int64    `json:"imported_workouts"`
-	LastSyncedAt     DateTime `json:"last_synced_at"`
-	Model            string   `json:"model"`
+	ImportedWorkouts jsonval.Int `json:"imported_workouts"`
+	LastSyncedAt     DateTime    `json:"last_synced_at"`
+	Model            string      `json:"model"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes SyncWearableOutputDevicesItem with every member it holds.
+func (v SyncWearableOutputDevicesItem) MarshalJSON() ([]byte, error) {
+	type plain SyncWearableOutputDevicesItem
+	return jsonval.MarshalObject(plain(v), []string{"battery_percent", "device_id", "error", "imported_workouts", "last_synced_at", "model"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes SyncWearableOutputDevicesItem, matching member names exactly.
+func (v *SyncWearableOutputDevicesItem) UnmarshalJSON(data []byte) error {
+	type plain SyncWearableOutputDevicesItem
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"battery_percent", "device_id", "error", "imported_workouts", "last_synced_at", "model"}, nil, &v.Extra)
 }
 
 // UpdatePreferencesInput is the input of the tool update_preferences.
@@ -314,7 +525,7 @@ const (
 // UpdatePreferencesInputWeeklyGoal is the type of member "weekly_goal" of UpdatePreferencesInput.
 type UpdatePreferencesInputWeeklyGoal struct {
 	// Checked by the runtime's schema validation, not by this Go type: maximum 10080, minimum 0.
-	ActiveMinutes *int64 `json:"active_minutes,omitzero"`
+	ActiveMinutes *jsonval.Int64 `json:"active_minutes,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	DistanceKm *float64 `json:"distance_km,omitzero"`
 }
@@ -325,6 +536,21 @@ type UpdatePreferencesOutput struct {
 	Units         UpdatePreferencesOutputUnits       `json:"units"`
 	UpdatedAt     DateTime                           `json:"updated_at"`
 	WeeklyGoal    *UpdatePreferencesOutputWeeklyGoal `json:"weekly_goal"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UpdatePreferencesOutput with every member it holds.
+func (v UpdatePreferencesOutput) MarshalJSON() ([]byte, error) {
+	type plain UpdatePreferencesOutput
+	return jsonval.MarshalObject(plain(v), []string{"notifications", "units", "updated_at", "weekly_goal"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UpdatePreferencesOutput, matching member names exactly.
+func (v *UpdatePreferencesOutput) UnmarshalJSON(data []byte) error {
+	type plain UpdatePreferencesOutput
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"notifications", "units", "updated_at", "weekly_goal"}, nil, &v.Extra)
 }
 
 // UpdatePreferencesOutputUnits is the type of member "units" of UpdatePreferencesOutput.
@@ -338,8 +564,23 @@ const (
 
 // UpdatePreferencesOutputWeeklyGoal is the type of member "weekly_goal" of UpdatePreferencesOutput.
 type UpdatePreferencesOutputWeeklyGoal struct {
-	ActiveMinutes *int64   `json:"active_minutes,omitzero"`
-	DistanceKm    *float64 `json:"distance_km,omitzero"`
+	ActiveMinutes *jsonval.Int `json:"active_minutes,omitzero"`
+	DistanceKm    *float64     `json:"distance_km,omitzero"`
+	// Extra holds the members not declared above, by name; they are decoded and encoded
+	// with the declared ones.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes UpdatePreferencesOutputWeeklyGoal with every member it holds.
+func (v UpdatePreferencesOutputWeeklyGoal) MarshalJSON() ([]byte, error) {
+	type plain UpdatePreferencesOutputWeeklyGoal
+	return jsonval.MarshalObject(plain(v), []string{"active_minutes", "distance_km"}, nil, v.Extra)
+}
+
+// UnmarshalJSON decodes UpdatePreferencesOutputWeeklyGoal, matching member names exactly.
+func (v *UpdatePreferencesOutputWeeklyGoal) UnmarshalJSON(data []byte) error {
+	type plain UpdatePreferencesOutputWeeklyGoal
+	return jsonval.UnmarshalObject(data, (*plain)(v), []string{"active_minutes", "distance_km"}, nil, &v.Extra)
 }
 
 // Nullable is a member that is optional and nullable: absent (Set false), null (Set and Null)

@@ -4,6 +4,7 @@
 package com.example.app.cetp
 
 import android.os.Bundle
+import android.util.Log
 import dev.clawseed.sdk.android.cetp.CetpAccessDecision
 import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
 import dev.clawseed.sdk.android.cetp.CetpLimits
@@ -254,7 +255,11 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         } catch (e: AlertToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = createAlert(input, request)) {
+        // A state-changing method's exception propagates, so that the
+        // mutationExecutor running it rolls the mutation back; the SDK
+        // answers it with INTERNAL_ERROR.
+        val reply = createAlert(input, request)
+        return when (reply) {
             is AlertToolProviderReply.Done -> CetpProviderResult.Inline(CreateAlert.encodeOutput(reply.output))
             is AlertToolProviderReply.Raw -> reply.result
         }
@@ -266,7 +271,11 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         } catch (e: AlertToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = deleteAlert(input, request)) {
+        // A state-changing method's exception propagates, so that the
+        // mutationExecutor running it rolls the mutation back; the SDK
+        // answers it with INTERNAL_ERROR.
+        val reply = deleteAlert(input, request)
+        return when (reply) {
             is AlertToolProviderReply.Done -> CetpProviderResult.Inline(DeleteAlert.encodeOutput(reply.output))
             is AlertToolProviderReply.Raw -> reply.result
         }
@@ -278,7 +287,12 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         } catch (e: AlertToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = listAlerts(input, request)) {
+        val reply = try {
+            listAlerts(input, request)
+        } catch (e: Exception) {
+            return internalError(request, e)
+        }
+        return when (reply) {
             is AlertToolProviderReply.Done -> CetpProviderResult.Inline(ListAlerts.encodeOutput(reply.output))
             is AlertToolProviderReply.Raw -> reply.result
         }
@@ -290,10 +304,24 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         } catch (e: AlertToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = updateAlert(input, request)) {
+        // A state-changing method's exception propagates, so that the
+        // mutationExecutor running it rolls the mutation back; the SDK
+        // answers it with INTERNAL_ERROR.
+        val reply = updateAlert(input, request)
+        return when (reply) {
             is AlertToolProviderReply.Done -> CetpProviderResult.Inline(UpdateAlert.encodeOutput(reply.output))
             is AlertToolProviderReply.Raw -> reply.result
         }
+    }
+
+    /**
+     * internalError is the result of a read tool's typed method that threw
+     * (over CETP v2 or v1): the exception goes to the app's log, never to
+     * the caller, who gets INTERNAL_ERROR with the SDK's fixed message.
+     */
+    private fun internalError(request: CetpProviderRequest, e: Exception): CetpProviderResult {
+        Log.e(LOG_TAG, "tool " + request.tool.name + " failed (request " + request.requestId + ")", e)
+        return CetpProviderResult.Failure(errorCode = "INTERNAL_ERROR", message = "Provider internal error")
     }
 
     /** checkArgs decodes the arguments of the call's tool, throwing InvalidArgs on a wrong shape. */
@@ -433,6 +461,9 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
     }
 
     private companion object {
+        /** LOG_TAG tags what the base class writes to the app's log. */
+        const val LOG_TAG: String = "CetpProvider"
+
         /** V1_TOOLS are the tools CETP v1 may list and execute: read-only ones. */
         val V1_TOOLS: Set<String> = setOf<String>("list_alerts")
 

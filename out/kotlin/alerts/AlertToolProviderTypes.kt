@@ -60,10 +60,16 @@ object CreateAlert {
      */
     data class Output(
         val alertId: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("alert_id")) json[k] = v
             json["alert_id"] = JsonPrimitive(this.alertId)
             return JsonObject(json)
         }
@@ -74,6 +80,7 @@ object CreateAlert {
                 val obj = AlertToolProviderJson.obj(element, path)
                 return Output(
                     alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
+                    extra = obj.filterKeys { it !in setOf("alert_id") },
                 )
             }
         }
@@ -131,10 +138,16 @@ object DeleteAlert {
          * Always true (not checked by decoding).
          */
         val deleted: Boolean,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("alert_id", "deleted")) json[k] = v
             json["alert_id"] = JsonPrimitive(this.alertId)
             json["deleted"] = JsonPrimitive(this.deleted)
             return JsonObject(json)
@@ -147,6 +160,7 @@ object DeleteAlert {
                 return Output(
                     alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
                     deleted = AlertToolProviderJson.bool(AlertToolProviderJson.required(obj, "deleted", path), AlertToolProviderJson.at(path, "deleted")),
+                    extra = obj.filterKeys { it !in setOf("alert_id", "deleted") },
                 )
             }
         }
@@ -219,10 +233,16 @@ object ListAlerts {
     data class Output(
         val alerts: List<Alert>,
         val nextPageToken: String?,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("alerts", "next_page_token")) json[k] = v
             json["alerts"] = JsonArray(this.alerts.map { x0 -> x0.toJson() })
             json["next_page_token"] = (this.nextPageToken?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
             return JsonObject(json)
@@ -235,6 +255,7 @@ object ListAlerts {
                 return Output(
                     alerts = AlertToolProviderJson.arr(AlertToolProviderJson.required(obj, "alerts", path), AlertToolProviderJson.at(path, "alerts")).mapIndexed { i0, e0 -> Alert.fromJson(e0, AlertToolProviderJson.at(AlertToolProviderJson.at(path, "alerts"), i0)) },
                     nextPageToken = AlertToolProviderJson.orNull(AlertToolProviderJson.required(obj, "next_page_token", path)) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "next_page_token")) },
+                    extra = obj.filterKeys { it !in setOf("alerts", "next_page_token") },
                 )
             }
         }
@@ -258,10 +279,16 @@ object ListAlerts {
          * Format: date-time.
          */
         val triggeredAt: String?,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("alert_id", "created_at", "direction", "note", "price", "status", "symbol", "triggered_at")) json[k] = v
             json["alert_id"] = JsonPrimitive(this.alertId)
             json["created_at"] = JsonPrimitive(this.createdAt)
             json["direction"] = this.direction.toJson()
@@ -286,6 +313,7 @@ object ListAlerts {
                     status = Status2.fromJson(AlertToolProviderJson.required(obj, "status", path), AlertToolProviderJson.at(path, "status")),
                     symbol = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "symbol", path), AlertToolProviderJson.at(path, "symbol")),
                     triggeredAt = AlertToolProviderJson.orNull(AlertToolProviderJson.required(obj, "triggered_at", path)) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "triggered_at")) },
+                    extra = obj.filterKeys { it !in setOf("alert_id", "created_at", "direction", "note", "price", "status", "symbol", "triggered_at") },
                 )
             }
         }
@@ -418,10 +446,16 @@ object UpdateAlert {
          * Format: date-time.
          */
         val updatedAt: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("alert_id", "status", "updated_at")) json[k] = v
             json["alert_id"] = JsonPrimitive(this.alertId)
             json["status"] = this.status.toJson()
             json["updated_at"] = JsonPrimitive(this.updatedAt)
@@ -436,6 +470,7 @@ object UpdateAlert {
                     alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
                     status = Status.fromJson(AlertToolProviderJson.required(obj, "status", path), AlertToolProviderJson.at(path, "status")),
                     updatedAt = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "updated_at", path), AlertToolProviderJson.at(path, "updated_at")),
+                    extra = obj.filterKeys { it !in setOf("alert_id", "status", "updated_at") },
                 )
             }
         }

@@ -4,6 +4,7 @@
 package com.example.broker.cetp
 
 import android.os.Bundle
+import android.util.Log
 import dev.clawseed.sdk.android.cetp.CetpAccessDecision
 import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
 import dev.clawseed.sdk.android.cetp.CetpLimits
@@ -294,7 +295,11 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = cancelOrder(input, request)) {
+        // A state-changing method's exception propagates, so that the
+        // mutationExecutor running it rolls the mutation back; the SDK
+        // answers it with INTERNAL_ERROR.
+        val reply = cancelOrder(input, request)
+        return when (reply) {
             is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(CancelOrder.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
@@ -306,7 +311,12 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = exportStatements(input, request)) {
+        val reply = try {
+            exportStatements(input, request)
+        } catch (e: Exception) {
+            return internalError(request, e)
+        }
+        return when (reply) {
             is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(ExportStatements.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
@@ -318,7 +328,12 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = getPortfolio(input, request)) {
+        val reply = try {
+            getPortfolio(input, request)
+        } catch (e: Exception) {
+            return internalError(request, e)
+        }
+        return when (reply) {
             is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(GetPortfolio.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
@@ -330,7 +345,12 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = getQuote(input, request)) {
+        val reply = try {
+            getQuote(input, request)
+        } catch (e: Exception) {
+            return internalError(request, e)
+        }
+        return when (reply) {
             is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(GetQuote.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
@@ -342,10 +362,24 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = placeOrder(input, request)) {
+        // A state-changing method's exception propagates, so that the
+        // mutationExecutor running it rolls the mutation back; the SDK
+        // answers it with INTERNAL_ERROR.
+        val reply = placeOrder(input, request)
+        return when (reply) {
             is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(PlaceOrder.encodeOutput(reply.output))
             is BrokerToolProviderReply.Raw -> reply.result
         }
+    }
+
+    /**
+     * internalError is the result of a read tool's typed method that threw
+     * (over CETP v2 or v1): the exception goes to the app's log, never to
+     * the caller, who gets INTERNAL_ERROR with the SDK's fixed message.
+     */
+    private fun internalError(request: CetpProviderRequest, e: Exception): CetpProviderResult {
+        Log.e(LOG_TAG, "tool " + request.tool.name + " failed (request " + request.requestId + ")", e)
+        return CetpProviderResult.Failure(errorCode = "INTERNAL_ERROR", message = "Provider internal error")
     }
 
     /** checkArgs decodes the arguments of the call's tool, throwing InvalidArgs on a wrong shape. */
@@ -389,5 +423,10 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
             hint = c.hint,
         )
         is BrokerToolProviderConfirmation.Rejected -> CetpAccessDecision.Denied(message = c.message, errorCode = "USER_CANCELLED")
+    }
+
+    private companion object {
+        /** LOG_TAG tags what the base class writes to the app's log. */
+        const val LOG_TAG: String = "CetpProvider"
     }
 }

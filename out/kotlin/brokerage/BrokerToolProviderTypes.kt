@@ -59,10 +59,16 @@ object CancelOrder {
         val cancelledQuantity: Long,
         val orderId: String,
         val state: State,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("cancelled_quantity", "order_id", "state")) json[k] = v
             json["cancelled_quantity"] = JsonPrimitive(this.cancelledQuantity)
             json["order_id"] = JsonPrimitive(this.orderId)
             json["state"] = this.state.toJson()
@@ -77,6 +83,7 @@ object CancelOrder {
                     cancelledQuantity = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "cancelled_quantity", path), BrokerToolProviderJson.at(path, "cancelled_quantity")),
                     orderId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "order_id", path), BrokerToolProviderJson.at(path, "order_id")),
                     state = State.fromJson(BrokerToolProviderJson.required(obj, "state", path), BrokerToolProviderJson.at(path, "state")),
+                    extra = obj.filterKeys { it !in setOf("cancelled_quantity", "order_id", "state") },
                 )
             }
         }
@@ -164,10 +171,16 @@ object ExportStatements {
     data class Output(
         val accountId: String,
         val documents: List<DocumentsItem>,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("account_id", "documents")) json[k] = v
             json["account_id"] = JsonPrimitive(this.accountId)
             json["documents"] = JsonArray(this.documents.map { x0 -> x0.toJson() })
             return JsonObject(json)
@@ -180,6 +193,7 @@ object ExportStatements {
                 return Output(
                     accountId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "account_id", path), BrokerToolProviderJson.at(path, "account_id")),
                     documents = BrokerToolProviderJson.arr(BrokerToolProviderJson.required(obj, "documents", path), BrokerToolProviderJson.at(path, "documents")).mapIndexed { i0, e0 -> DocumentsItem.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "documents"), i0)) },
+                    extra = obj.filterKeys { it !in setOf("account_id", "documents") },
                 )
             }
         }
@@ -199,10 +213,16 @@ object ExportStatements {
          * Format: date-time.
          */
         val periodStart: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("kind", "lines", "period_end", "period_start")) json[k] = v
             json["kind"] = this.kind.toJson()
             json["lines"] = JsonArray(this.lines.map { x0 -> x0.toJson() })
             json["period_end"] = JsonPrimitive(this.periodEnd)
@@ -219,6 +239,7 @@ object ExportStatements {
                     lines = BrokerToolProviderJson.arr(BrokerToolProviderJson.required(obj, "lines", path), BrokerToolProviderJson.at(path, "lines")).mapIndexed { i0, e0 -> LinesItem.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "lines"), i0)) },
                     periodEnd = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "period_end", path), BrokerToolProviderJson.at(path, "period_end")),
                     periodStart = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "period_start", path), BrokerToolProviderJson.at(path, "period_start")),
+                    extra = obj.filterKeys { it !in setOf("kind", "lines", "period_end", "period_start") },
                 )
             }
         }
@@ -235,10 +256,16 @@ object ExportStatements {
          */
         val date: String,
         val description: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("amount", "balance", "date", "description")) json[k] = v
             json["amount"] = JsonPrimitive(this.amount)
             this.balance?.let { m -> json["balance"] = JsonPrimitive(m) }
             json["date"] = JsonPrimitive(this.date)
@@ -255,6 +282,7 @@ object ExportStatements {
                     balance = obj["balance"]?.let { m -> BrokerToolProviderJson.decimal(m, BrokerToolProviderJson.at(path, "balance")) },
                     date = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "date", path), BrokerToolProviderJson.at(path, "date")),
                     description = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "description", path), BrokerToolProviderJson.at(path, "description")),
+                    extra = obj.filterKeys { it !in setOf("amount", "balance", "date", "description") },
                 )
             }
         }
@@ -361,10 +389,16 @@ object GetPortfolio {
         val cash: Map<String, BigDecimal>,
         val positions: List<Position>,
         val totalValue: Money,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("account", "as_of", "cash", "positions", "total_value")) json[k] = v
             json["account"] = this.account.toJson()
             json["as_of"] = JsonPrimitive(this.asOf)
             json["cash"] = JsonObject(this.cash.mapValues { (_, x0) -> JsonPrimitive(x0) })
@@ -383,6 +417,7 @@ object GetPortfolio {
                     cash = BrokerToolProviderJson.obj(BrokerToolProviderJson.required(obj, "cash", path), BrokerToolProviderJson.at(path, "cash")).mapValues { (k0, v0) -> BrokerToolProviderJson.decimal(v0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "cash"), k0)) },
                     positions = BrokerToolProviderJson.arr(BrokerToolProviderJson.required(obj, "positions", path), BrokerToolProviderJson.at(path, "positions")).mapIndexed { i0, e0 -> Position.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "positions"), i0)) },
                     totalValue = Money.fromJson(BrokerToolProviderJson.required(obj, "total_value", path), BrokerToolProviderJson.at(path, "total_value")),
+                    extra = obj.filterKeys { it !in setOf("account", "as_of", "cash", "positions", "total_value") },
                 )
             }
         }
@@ -396,10 +431,16 @@ object GetPortfolio {
         val accountType: AccountType,
         val baseCurrency: String,
         val holderName: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("account_id", "account_type", "base_currency", "holder_name")) json[k] = v
             json["account_id"] = JsonPrimitive(this.accountId)
             json["account_type"] = this.accountType.toJson()
             json["base_currency"] = JsonPrimitive(this.baseCurrency)
@@ -416,6 +457,7 @@ object GetPortfolio {
                     accountType = AccountType.fromJson(BrokerToolProviderJson.required(obj, "account_type", path), BrokerToolProviderJson.at(path, "account_type")),
                     baseCurrency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "base_currency", path), BrokerToolProviderJson.at(path, "base_currency")),
                     holderName = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "holder_name", path), BrokerToolProviderJson.at(path, "holder_name")),
+                    extra = obj.filterKeys { it !in setOf("account_id", "account_type", "base_currency", "holder_name") },
                 )
             }
         }
@@ -431,10 +473,16 @@ object GetPortfolio {
         val quantity: Long,
         val symbol: String,
         val unrealizedPnl: Money,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("average_cost", "closed_today", "market_value", "quantity", "symbol", "unrealized_pnl")) json[k] = v
             json["average_cost"] = this.averageCost.toJson()
             json["closed_today"] = JsonPrimitive(this.closedToday)
             json["market_value"] = this.marketValue.toJson()
@@ -455,6 +503,7 @@ object GetPortfolio {
                     quantity = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "quantity", path), BrokerToolProviderJson.at(path, "quantity")),
                     symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
                     unrealizedPnl = Money.fromJson(BrokerToolProviderJson.required(obj, "unrealized_pnl", path), BrokerToolProviderJson.at(path, "unrealized_pnl")),
+                    extra = obj.filterKeys { it !in setOf("average_cost", "closed_today", "market_value", "quantity", "symbol", "unrealized_pnl") },
                 )
             }
         }
@@ -466,10 +515,16 @@ object GetPortfolio {
     data class Money(
         val amount: BigDecimal,
         val currency: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("amount", "currency")) json[k] = v
             json["amount"] = JsonPrimitive(this.amount)
             json["currency"] = JsonPrimitive(this.currency)
             return JsonObject(json)
@@ -482,6 +537,7 @@ object GetPortfolio {
                 return Money(
                     amount = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "amount", path), BrokerToolProviderJson.at(path, "amount")),
                     currency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "currency", path), BrokerToolProviderJson.at(path, "currency")),
+                    extra = obj.filterKeys { it !in setOf("amount", "currency") },
                 )
             }
         }
@@ -571,10 +627,16 @@ object GetQuote {
         val status: Status,
         val symbol: String,
         val volume: Long,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("as_of", "ask", "bid", "currency", "day_high", "day_low", "delay_seconds", "last", "status", "symbol", "volume")) json[k] = v
             json["as_of"] = JsonPrimitive(this.asOf)
             json["ask"] = (this.ask?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
             json["bid"] = (this.bid?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
@@ -605,6 +667,7 @@ object GetQuote {
                     status = Status.fromJson(BrokerToolProviderJson.required(obj, "status", path), BrokerToolProviderJson.at(path, "status")),
                     symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
                     volume = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "volume", path), BrokerToolProviderJson.at(path, "volume")),
+                    extra = obj.filterKeys { it !in setOf("as_of", "ask", "bid", "currency", "day_high", "day_low", "delay_seconds", "last", "status", "symbol", "volume") },
                 )
             }
         }
@@ -790,10 +853,16 @@ object PlaceOrder {
          * Format: date-time.
          */
         val submittedAt: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("average_fill_price", "fees", "filled_quantity", "order_id", "rejection_reason", "state", "submitted_at")) json[k] = v
             json["average_fill_price"] = (this.averageFillPrice?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
             json["fees"] = this.fees.toJson()
             json["filled_quantity"] = JsonPrimitive(this.filledQuantity)
@@ -816,6 +885,7 @@ object PlaceOrder {
                     rejectionReason = BrokerToolProviderJson.orNull(BrokerToolProviderJson.required(obj, "rejection_reason", path)) { n0 -> BrokerToolProviderJson.string(n0, BrokerToolProviderJson.at(path, "rejection_reason")) },
                     state = State.fromJson(BrokerToolProviderJson.required(obj, "state", path), BrokerToolProviderJson.at(path, "state")),
                     submittedAt = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "submitted_at", path), BrokerToolProviderJson.at(path, "submitted_at")),
+                    extra = obj.filterKeys { it !in setOf("average_fill_price", "fees", "filled_quantity", "order_id", "rejection_reason", "state", "submitted_at") },
                 )
             }
         }
@@ -828,10 +898,16 @@ object PlaceOrder {
         val commission: BigDecimal,
         val currency: String,
         val exchangeFee: BigDecimal,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("commission", "currency", "exchange_fee")) json[k] = v
             json["commission"] = JsonPrimitive(this.commission)
             json["currency"] = JsonPrimitive(this.currency)
             json["exchange_fee"] = JsonPrimitive(this.exchangeFee)
@@ -846,6 +922,7 @@ object PlaceOrder {
                     commission = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "commission", path), BrokerToolProviderJson.at(path, "commission")),
                     currency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "currency", path), BrokerToolProviderJson.at(path, "currency")),
                     exchangeFee = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "exchange_fee", path), BrokerToolProviderJson.at(path, "exchange_fee")),
+                    extra = obj.filterKeys { it !in setOf("commission", "currency", "exchange_fee") },
                 )
             }
         }

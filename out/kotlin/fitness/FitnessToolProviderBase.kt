@@ -4,6 +4,7 @@
 package com.example.fitness.cetp
 
 import android.os.Bundle
+import android.util.Log
 import dev.clawseed.sdk.android.cetp.CetpAccessDecision
 import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
 import dev.clawseed.sdk.android.cetp.CetpLimits
@@ -329,7 +330,11 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = deleteWorkout(input, request)) {
+        // A state-changing method's exception propagates, so that the
+        // mutationExecutor running it rolls the mutation back; the SDK
+        // answers it with INTERNAL_ERROR.
+        val reply = deleteWorkout(input, request)
+        return when (reply) {
             is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(DeleteWorkout.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
@@ -341,7 +346,12 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = exportHealthData(input, request)) {
+        val reply = try {
+            exportHealthData(input, request)
+        } catch (e: Exception) {
+            return internalError(request, e)
+        }
+        return when (reply) {
             is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(ExportHealthData.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
@@ -353,7 +363,12 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = listWorkouts(input, request)) {
+        val reply = try {
+            listWorkouts(input, request)
+        } catch (e: Exception) {
+            return internalError(request, e)
+        }
+        return when (reply) {
             is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(ListWorkouts.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
@@ -365,7 +380,11 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = logWorkout(input, request)) {
+        // A state-changing method's exception propagates, so that the
+        // mutationExecutor running it rolls the mutation back; the SDK
+        // answers it with INTERNAL_ERROR.
+        val reply = logWorkout(input, request)
+        return when (reply) {
             is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(LogWorkout.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
@@ -377,7 +396,11 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = syncWearable(input, request)) {
+        // A state-changing method's exception propagates, so that the
+        // mutationExecutor running it rolls the mutation back; the SDK
+        // answers it with INTERNAL_ERROR.
+        val reply = syncWearable(input, request)
+        return when (reply) {
             is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(SyncWearable.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
@@ -389,10 +412,24 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
-        return when (val reply = updatePreferences(input, request)) {
+        // A state-changing method's exception propagates, so that the
+        // mutationExecutor running it rolls the mutation back; the SDK
+        // answers it with INTERNAL_ERROR.
+        val reply = updatePreferences(input, request)
+        return when (reply) {
             is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(UpdatePreferences.encodeOutput(reply.output))
             is FitnessToolProviderReply.Raw -> reply.result
         }
+    }
+
+    /**
+     * internalError is the result of a read tool's typed method that threw
+     * (over CETP v2 or v1): the exception goes to the app's log, never to
+     * the caller, who gets INTERNAL_ERROR with the SDK's fixed message.
+     */
+    private fun internalError(request: CetpProviderRequest, e: Exception): CetpProviderResult {
+        Log.e(LOG_TAG, "tool " + request.tool.name + " failed (request " + request.requestId + ")", e)
+        return CetpProviderResult.Failure(errorCode = "INTERNAL_ERROR", message = "Provider internal error")
     }
 
     /** checkArgs decodes the arguments of the call's tool, throwing InvalidArgs on a wrong shape. */
@@ -538,6 +575,9 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
     }
 
     private companion object {
+        /** LOG_TAG tags what the base class writes to the app's log. */
+        const val LOG_TAG: String = "CetpProvider"
+
         /** V1_TOOLS are the tools CETP v1 may list and execute: read-only ones. */
         val V1_TOOLS: Set<String> = setOf<String>("export_health_data", "list_workouts")
 

@@ -61,10 +61,16 @@ object DeleteWorkout {
          */
         val deletedAt: String,
         val workoutId: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("deleted_at", "workout_id")) json[k] = v
             json["deleted_at"] = JsonPrimitive(this.deletedAt)
             json["workout_id"] = JsonPrimitive(this.workoutId)
             return JsonObject(json)
@@ -77,6 +83,7 @@ object DeleteWorkout {
                 return Output(
                     deletedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "deleted_at", path), FitnessToolProviderJson.at(path, "deleted_at")),
                     workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+                    extra = obj.filterKeys { it !in setOf("deleted_at", "workout_id") },
                 )
             }
         }
@@ -148,10 +155,16 @@ object ExportHealthData {
         val generatedAt: String,
         val profile: Profile,
         val workouts: List<WorkoutsItem>,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("daily_metrics", "generated_at", "profile", "workouts")) json[k] = v
             json["daily_metrics"] = JsonObject(this.dailyMetrics.mapValues { (_, x0) -> x0.toJson() })
             json["generated_at"] = JsonPrimitive(this.generatedAt)
             json["profile"] = this.profile.toJson()
@@ -168,6 +181,7 @@ object ExportHealthData {
                     generatedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "generated_at", path), FitnessToolProviderJson.at(path, "generated_at")),
                     profile = Profile.fromJson(FitnessToolProviderJson.required(obj, "profile", path), FitnessToolProviderJson.at(path, "profile")),
                     workouts = FitnessToolProviderJson.arr(FitnessToolProviderJson.required(obj, "workouts", path), FitnessToolProviderJson.at(path, "workouts")).mapIndexed { i0, e0 -> WorkoutsItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "workouts"), i0)) },
+                    extra = obj.filterKeys { it !in setOf("daily_metrics", "generated_at", "profile", "workouts") },
                 )
             }
         }
@@ -181,10 +195,16 @@ object ExportHealthData {
         val sleepMinutes: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
         val sleepStages: FitnessToolProviderOptional<Map<String, Long>?> = FitnessToolProviderOptional.Absent,
         val steps: Long,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("resting_heart_rate", "sleep_minutes", "sleep_stages", "steps")) json[k] = v
             (this.restingHeartRate as? FitnessToolProviderOptional.Present)?.let { m -> json["resting_heart_rate"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             (this.sleepMinutes as? FitnessToolProviderOptional.Present)?.let { m -> json["sleep_minutes"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             (this.sleepStages as? FitnessToolProviderOptional.Present)?.let { m -> json["sleep_stages"] = (m.value?.let { x0 -> JsonObject(x0.mapValues { (_, x1) -> JsonPrimitive(x1) }) } ?: JsonNull) }
@@ -201,6 +221,7 @@ object ExportHealthData {
                     sleepMinutes = if (obj.containsKey("sleep_minutes")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("sleep_minutes")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "sleep_minutes")) }) else FitnessToolProviderOptional.Absent,
                     sleepStages = if (obj.containsKey("sleep_stages")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("sleep_stages")) { n0 -> FitnessToolProviderJson.obj(n0, FitnessToolProviderJson.at(path, "sleep_stages")).mapValues { (k1, v1) -> FitnessToolProviderJson.long(v1, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "sleep_stages"), k1)) } }) else FitnessToolProviderOptional.Absent,
                     steps = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "steps", path), FitnessToolProviderJson.at(path, "steps")),
+                    extra = obj.filterKeys { it !in setOf("resting_heart_rate", "sleep_minutes", "sleep_stages", "steps") },
                 )
             }
         }
@@ -214,10 +235,16 @@ object ExportHealthData {
         val heightCm: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
         val nickname: String,
         val weightKg: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("birth_year", "height_cm", "nickname", "weight_kg")) json[k] = v
             (this.birthYear as? FitnessToolProviderOptional.Present)?.let { m -> json["birth_year"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             (this.heightCm as? FitnessToolProviderOptional.Present)?.let { m -> json["height_cm"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             json["nickname"] = JsonPrimitive(this.nickname)
@@ -234,6 +261,7 @@ object ExportHealthData {
                     heightCm = if (obj.containsKey("height_cm")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("height_cm")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "height_cm")) }) else FitnessToolProviderOptional.Absent,
                     nickname = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "nickname", path), FitnessToolProviderJson.at(path, "nickname")),
                     weightKg = if (obj.containsKey("weight_kg")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("weight_kg")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "weight_kg")) }) else FitnessToolProviderOptional.Absent,
+                    extra = obj.filterKeys { it !in setOf("birth_year", "height_cm", "nickname", "weight_kg") },
                 )
             }
         }
@@ -251,10 +279,16 @@ object ExportHealthData {
          */
         val startedAt: String,
         val workoutId: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("distance_m", "duration_seconds", "sport", "started_at", "workout_id")) json[k] = v
             (this.distanceM as? FitnessToolProviderOptional.Present)?.let { m -> json["distance_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             json["duration_seconds"] = JsonPrimitive(this.durationSeconds)
             json["sport"] = this.sport.toJson()
@@ -273,6 +307,7 @@ object ExportHealthData {
                     sport = Sport.fromJson(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport")),
                     startedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "started_at", path), FitnessToolProviderJson.at(path, "started_at")),
                     workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+                    extra = obj.filterKeys { it !in setOf("distance_m", "duration_seconds", "sport", "started_at", "workout_id") },
                 )
             }
         }
@@ -365,10 +400,16 @@ object ListWorkouts {
     data class Output(
         val truncated: Boolean,
         val workouts: List<Workout>,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("truncated", "workouts")) json[k] = v
             json["truncated"] = JsonPrimitive(this.truncated)
             json["workouts"] = JsonArray(this.workouts.map { x0 -> x0.toJson() })
             return JsonObject(json)
@@ -381,6 +422,7 @@ object ListWorkouts {
                 return Output(
                     truncated = FitnessToolProviderJson.bool(FitnessToolProviderJson.required(obj, "truncated", path), FitnessToolProviderJson.at(path, "truncated")),
                     workouts = FitnessToolProviderJson.arr(FitnessToolProviderJson.required(obj, "workouts", path), FitnessToolProviderJson.at(path, "workouts")).mapIndexed { i0, e0 -> Workout.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "workouts"), i0)) },
+                    extra = obj.filterKeys { it !in setOf("truncated", "workouts") },
                 )
             }
         }
@@ -404,10 +446,16 @@ object ListWorkouts {
          */
         val startedAt: String,
         val workoutId: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("average_heart_rate", "calories_kcal", "detail", "duration_seconds", "heart_rate_zones_seconds", "source", "started_at", "workout_id")) json[k] = v
             (this.averageHeartRate as? FitnessToolProviderOptional.Present)?.let { m -> json["average_heart_rate"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             (this.caloriesKcal as? FitnessToolProviderOptional.Present)?.let { m -> json["calories_kcal"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             json["detail"] = this.detail.toJson()
@@ -432,6 +480,7 @@ object ListWorkouts {
                     source = Source.fromJson(FitnessToolProviderJson.required(obj, "source", path), FitnessToolProviderJson.at(path, "source")),
                     startedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "started_at", path), FitnessToolProviderJson.at(path, "started_at")),
                     workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+                    extra = obj.filterKeys { it !in setOf("average_heart_rate", "calories_kcal", "detail", "duration_seconds", "heart_rate_zones_seconds", "source", "started_at", "workout_id") },
                 )
             }
         }
@@ -445,10 +494,16 @@ object ListWorkouts {
         val distanceM: BigDecimal,
         val elevationGainM: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
         val sport: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) : Detail {
         /** toJson converts this value to its JSON form. */
         override fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("average_pace_s_per_km", "distance_m", "elevation_gain_m", "sport")) json[k] = v
             this.averagePaceSPerKm?.let { m -> json["average_pace_s_per_km"] = JsonPrimitive(m) }
             json["distance_m"] = JsonPrimitive(this.distanceM)
             (this.elevationGainM as? FitnessToolProviderOptional.Present)?.let { m -> json["elevation_gain_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
@@ -465,6 +520,7 @@ object ListWorkouts {
                     distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
                     elevationGainM = if (obj.containsKey("elevation_gain_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("elevation_gain_m")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "elevation_gain_m")) }) else FitnessToolProviderOptional.Absent,
                     sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "run"),
+                    extra = obj.filterKeys { it !in setOf("average_pace_s_per_km", "distance_m", "elevation_gain_m", "sport") },
                 )
             }
         }
@@ -477,10 +533,16 @@ object ListWorkouts {
         val averagePowerW: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
         val distanceM: BigDecimal,
         val sport: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) : Detail {
         /** toJson converts this value to its JSON form. */
         override fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("average_power_w", "distance_m", "sport")) json[k] = v
             (this.averagePowerW as? FitnessToolProviderOptional.Present)?.let { m -> json["average_power_w"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             json["distance_m"] = JsonPrimitive(this.distanceM)
             json["sport"] = JsonPrimitive(this.sport)
@@ -495,6 +557,7 @@ object ListWorkouts {
                     averagePowerW = if (obj.containsKey("average_power_w")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("average_power_w")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "average_power_w")) }) else FitnessToolProviderOptional.Absent,
                     distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
                     sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "ride"),
+                    extra = obj.filterKeys { it !in setOf("average_power_w", "distance_m", "sport") },
                 )
             }
         }
@@ -508,10 +571,16 @@ object ListWorkouts {
         val poolLengthM: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
         val sport: String,
         val strokes: List<StrokesItem>? = null,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) : Detail {
         /** toJson converts this value to its JSON form. */
         override fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("laps", "pool_length_m", "sport", "strokes")) json[k] = v
             json["laps"] = JsonPrimitive(this.laps)
             (this.poolLengthM as? FitnessToolProviderOptional.Present)?.let { m -> json["pool_length_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             json["sport"] = JsonPrimitive(this.sport)
@@ -528,6 +597,7 @@ object ListWorkouts {
                     poolLengthM = if (obj.containsKey("pool_length_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("pool_length_m")) { n0 -> FitnessToolProviderJson.longIn(n0, FitnessToolProviderJson.at(path, "pool_length_m"), setOf(25L, 50L)) }) else FitnessToolProviderOptional.Absent,
                     sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "swim"),
                     strokes = obj["strokes"]?.let { m -> FitnessToolProviderJson.arr(m, FitnessToolProviderJson.at(path, "strokes")).mapIndexed { i0, e0 -> StrokesItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "strokes"), i0)) } },
+                    extra = obj.filterKeys { it !in setOf("laps", "pool_length_m", "sport", "strokes") },
                 )
             }
         }
@@ -539,10 +609,16 @@ object ListWorkouts {
     data class Source(
         val deviceName: FitnessToolProviderOptional<String?> = FitnessToolProviderOptional.Absent,
         val kind: Kind,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("device_name", "kind")) json[k] = v
             (this.deviceName as? FitnessToolProviderOptional.Present)?.let { m -> json["device_name"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             json["kind"] = this.kind.toJson()
             return JsonObject(json)
@@ -555,6 +631,7 @@ object ListWorkouts {
                 return Source(
                     deviceName = if (obj.containsKey("device_name")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("device_name")) { n0 -> FitnessToolProviderJson.string(n0, FitnessToolProviderJson.at(path, "device_name")) }) else FitnessToolProviderOptional.Absent,
                     kind = Kind.fromJson(FitnessToolProviderJson.required(obj, "kind", path), FitnessToolProviderJson.at(path, "kind")),
+                    extra = obj.filterKeys { it !in setOf("device_name", "kind") },
                 )
             }
         }
@@ -713,10 +790,16 @@ object LogWorkout {
          */
         val createdAt: String,
         val workoutId: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("created_at", "workout_id")) json[k] = v
             json["created_at"] = JsonPrimitive(this.createdAt)
             json["workout_id"] = JsonPrimitive(this.workoutId)
             return JsonObject(json)
@@ -729,6 +812,7 @@ object LogWorkout {
                 return Output(
                     createdAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "created_at", path), FitnessToolProviderJson.at(path, "created_at")),
                     workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+                    extra = obj.filterKeys { it !in setOf("created_at", "workout_id") },
                 )
             }
         }
@@ -811,10 +895,16 @@ object SyncWearable {
      */
     data class Output(
         val devices: List<DevicesItem>,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("devices")) json[k] = v
             json["devices"] = JsonArray(this.devices.map { x0 -> x0.toJson() })
             return JsonObject(json)
         }
@@ -825,6 +915,7 @@ object SyncWearable {
                 val obj = FitnessToolProviderJson.obj(element, path)
                 return Output(
                     devices = FitnessToolProviderJson.arr(FitnessToolProviderJson.required(obj, "devices", path), FitnessToolProviderJson.at(path, "devices")).mapIndexed { i0, e0 -> DevicesItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "devices"), i0)) },
+                    extra = obj.filterKeys { it !in setOf("devices") },
                 )
             }
         }
@@ -843,10 +934,16 @@ object SyncWearable {
          */
         val lastSyncedAt: String,
         val model: String,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("battery_percent", "device_id", "error", "imported_workouts", "last_synced_at", "model")) json[k] = v
             (this.batteryPercent as? FitnessToolProviderOptional.Present)?.let { m -> json["battery_percent"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
             json["device_id"] = JsonPrimitive(this.deviceId)
             json["error"] = (this.error?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
@@ -867,6 +964,7 @@ object SyncWearable {
                     importedWorkouts = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "imported_workouts", path), FitnessToolProviderJson.at(path, "imported_workouts")),
                     lastSyncedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "last_synced_at", path), FitnessToolProviderJson.at(path, "last_synced_at")),
                     model = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "model", path), FitnessToolProviderJson.at(path, "model")),
+                    extra = obj.filterKeys { it !in setOf("battery_percent", "device_id", "error", "imported_workouts", "last_synced_at", "model") },
                 )
             }
         }
@@ -963,10 +1061,16 @@ object UpdatePreferences {
          */
         val updatedAt: String,
         val weeklyGoal: WeeklyGoal2?,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("notifications", "units", "updated_at", "weekly_goal")) json[k] = v
             json["notifications"] = JsonObject(this.notifications.mapValues { (_, x0) -> JsonPrimitive(x0) })
             json["units"] = this.units.toJson()
             json["updated_at"] = JsonPrimitive(this.updatedAt)
@@ -983,6 +1087,7 @@ object UpdatePreferences {
                     units = Units2.fromJson(FitnessToolProviderJson.required(obj, "units", path), FitnessToolProviderJson.at(path, "units")),
                     updatedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "updated_at", path), FitnessToolProviderJson.at(path, "updated_at")),
                     weeklyGoal = FitnessToolProviderJson.orNull(FitnessToolProviderJson.required(obj, "weekly_goal", path)) { n0 -> WeeklyGoal2.fromJson(n0, FitnessToolProviderJson.at(path, "weekly_goal")) },
+                    extra = obj.filterKeys { it !in setOf("notifications", "units", "updated_at", "weekly_goal") },
                 )
             }
         }
@@ -994,10 +1099,16 @@ object UpdatePreferences {
     data class WeeklyGoal2(
         val activeMinutes: Long? = null,
         val distanceKm: BigDecimal? = null,
+        /**
+         * extra holds the members the schema admits beyond the declared
+         * properties, as received; they are encoded back unchanged.
+         */
+        val extra: Map<String, JsonElement> = emptyMap(),
     ) {
         /** toJson converts this value to its JSON form. */
         fun toJson(): JsonObject {
             val json = LinkedHashMap<String, JsonElement>()
+            for ((k, v) in extra) if (k !in setOf("active_minutes", "distance_km")) json[k] = v
             this.activeMinutes?.let { m -> json["active_minutes"] = JsonPrimitive(m) }
             this.distanceKm?.let { m -> json["distance_km"] = JsonPrimitive(m) }
             return JsonObject(json)
@@ -1010,6 +1121,7 @@ object UpdatePreferences {
                 return WeeklyGoal2(
                     activeMinutes = obj["active_minutes"]?.let { m -> FitnessToolProviderJson.long(m, FitnessToolProviderJson.at(path, "active_minutes")) },
                     distanceKm = obj["distance_km"]?.let { m -> FitnessToolProviderJson.decimal(m, FitnessToolProviderJson.at(path, "distance_km")) },
+                    extra = obj.filterKeys { it !in setOf("active_minutes", "distance_km") },
                 )
             }
         }
