@@ -284,3 +284,11 @@ func TestTimeoutBoundsASynchronousCall(t *testing.T) {
 		t.Fatalf("exit %d after %v, error %+v", code, time.Since(start), e)
 	}
 }
+
+// TestVersion: --version prints the program, its version and Go's.
+func TestVersion(t *testing.T) {
+	env, out, errb := newEnv(t, nil, 0)
+	if code := Run(context.Background(), env, []string{"--version"}); code != 0 || !strings.HasPrefix(out.String(), "cetp ") || !strings.Contains(out.String(), "go1.") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errb)
+	}
+}

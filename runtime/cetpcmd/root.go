@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cetpgen/cetpgen/runtime/buildversion"
 	"github.com/cetpgen/cetpgen/runtime/consumer"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +50,9 @@ func NewRoot(env Env) *cobra.Command {
 		Short:         "Call the tools of a CETP v2 Provider over its Unix socket",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildversion.Line("cetp"),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
 	pf := root.PersistentFlags()
 	pf.String(SocketFlag, "", "the Provider's socket (default $"+SocketEnv+")")
