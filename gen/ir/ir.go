@@ -1,6 +1,9 @@
 package ir
 
-import "github.com/cetpgen/cetpgen/gen/source"
+import (
+	"github.com/cetpgen/cetpgen/gen/source"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+)
 
 // Provider is one CETP v2 Provider, resolved.
 type Provider struct {
@@ -78,10 +81,10 @@ type Limits struct {
 
 // Protocol minimums of CETP v2 §2.2, the defaults of absent limits.
 const (
-	MinRequestBytes          = 65536
-	MinInlineResultBytes     = 262144
-	MinConcurrentRequests    = 1
-	MinIdempotencyWindowSecs = 86400
+	MinRequestBytes          = protocol.MinRequestBytes
+	MinInlineResultBytes     = protocol.MinInlineResultBytes
+	MinConcurrentRequests    = protocol.MinConcurrentRequests
+	MinIdempotencyWindowSecs = protocol.MinIdempotencyWindowSecs
 )
 
 // Scope is one authorization scope (CETP v2 §3.2).

@@ -97,8 +97,8 @@ func (c *Client) checkSession(s *Session) error {
 		return bad("selected_version is not 2")
 	case s.Token == "" || len(s.Token) > maxTokenBytes:
 		return bad("session_token is empty or longer than 256 bytes")
-	case s.Limits.MaxRequestBytes < 65536 || s.Limits.MaxInlineResultBytes < 262144 ||
-		s.Limits.MaxConcurrentRequests < 1 || s.Limits.IdempotencyWindowSeconds < 86400:
+	case s.Limits.MaxRequestBytes < protocol.MinRequestBytes || s.Limits.MaxInlineResultBytes < protocol.MinInlineResultBytes ||
+		s.Limits.MaxConcurrentRequests < protocol.MinConcurrentRequests || s.Limits.IdempotencyWindowSeconds < protocol.MinIdempotencyWindowSecs:
 		return bad("limits are below the protocol minimums")
 	}
 	for _, capability := range s.Capabilities {

@@ -8,70 +8,50 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/cetpgen/cetpgen/runtime/store"
 )
 
-// Effect is the effect annotation of §3.4.
-type Effect string
-
-// Effects.
-const (
-	EffectRead        Effect = "read"
-	EffectCreate      Effect = "create"
-	EffectUpdate      Effect = "update"
-	EffectDelete      Effect = "delete"
-	EffectTransaction Effect = "transaction"
+// The CETP v2 vocabulary of annotations and scopes is declared once, in
+// package protocol; these aliases keep it under the engine's names.
+type (
+	// Effect is the effect annotation of §3.4.
+	Effect = protocol.Effect
+	// Risk is the risk annotation of §3.4.
+	Risk = protocol.Risk
+	// Confirmation is the confirmation annotation of §3.4.
+	Confirmation = protocol.Confirmation
+	// Execution is the execution annotation of §3.4.
+	Execution = protocol.Execution
+	// Access is the access of a scope (§3.2).
+	Access = protocol.Access
+	// Sensitivity is the sensitivity of a scope (§3.2).
+	Sensitivity = protocol.Sensitivity
 )
 
-// Risk is the risk annotation of §3.4.
-type Risk string
-
-// Risks.
+// The values of the vocabulary, as package protocol declares them.
 const (
-	RiskLow      Risk = "low"
-	RiskModerate Risk = "moderate"
-	RiskHigh     Risk = "high"
-)
-
-// Confirmation is the confirmation annotation of §3.4.
-type Confirmation string
-
-// Confirmation policies.
-const (
-	ConfirmNever          Confirmation = "never"
-	ConfirmProviderPolicy Confirmation = "provider_policy"
-	ConfirmAlways         Confirmation = "always"
-)
-
-// Execution is the execution annotation of §3.4.
-type Execution string
-
-// Execution modes.
-const (
-	ExecSync        Execution = "sync"
-	ExecSyncOrAsync Execution = "sync_or_async"
-)
-
-// Access is the access of a scope (§3.2).
-type Access string
-
-// Scope accesses.
-const (
-	AccessRead  Access = "read"
-	AccessWrite Access = "write"
-)
-
-// Sensitivity is the sensitivity of a scope (§3.2).
-type Sensitivity string
-
-// Scope sensitivities.
-const (
-	SensitivityPublic    Sensitivity = "public"
-	SensitivityPersonal  Sensitivity = "personal"
-	SensitivityFinancial Sensitivity = "financial"
-	SensitivityHealth    Sensitivity = "health"
-	SensitivityDevice    Sensitivity = "device"
-	SensitivityOther     Sensitivity = "other"
+	EffectRead            = protocol.EffectRead
+	EffectCreate          = protocol.EffectCreate
+	EffectUpdate          = protocol.EffectUpdate
+	EffectDelete          = protocol.EffectDelete
+	EffectTransaction     = protocol.EffectTransaction
+	RiskLow               = protocol.RiskLow
+	RiskModerate          = protocol.RiskModerate
+	RiskHigh              = protocol.RiskHigh
+	ConfirmNever          = protocol.ConfirmNever
+	ConfirmProviderPolicy = protocol.ConfirmProviderPolicy
+	ConfirmAlways         = protocol.ConfirmAlways
+	ExecSync              = protocol.ExecSync
+	ExecSyncOrAsync       = protocol.ExecSyncOrAsync
+	AccessRead            = protocol.AccessRead
+	AccessWrite           = protocol.AccessWrite
+	SensitivityPublic     = protocol.SensitivityPublic
+	SensitivityPersonal   = protocol.SensitivityPersonal
+	SensitivityFinancial  = protocol.SensitivityFinancial
+	SensitivityHealth     = protocol.SensitivityHealth
+	SensitivityDevice     = protocol.SensitivityDevice
+	SensitivityOther      = protocol.SensitivityOther
 )
 
 // Annotations are the seven tool annotations of §3.4; every field must be
@@ -105,10 +85,10 @@ type Limits struct {
 
 // The protocol minimums of §2.2.
 const (
-	MinRequestBytes          = 65536
-	MinInlineResultBytes     = 262144
-	MinConcurrentRequests    = 1
-	MinIdempotencyWindowSecs = 86400
+	MinRequestBytes          = protocol.MinRequestBytes
+	MinInlineResultBytes     = protocol.MinInlineResultBytes
+	MinConcurrentRequests    = protocol.MinConcurrentRequests
+	MinIdempotencyWindowSecs = protocol.MinIdempotencyWindowSecs
 )
 
 // Descriptor is the identity of a Provider and what it offers.
