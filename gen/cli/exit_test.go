@@ -13,6 +13,10 @@ func TestExitCodes(t *testing.T) {
 	valid := copyBase(t)
 	invalidDir := copyBase(t)
 	appendTo(t, filepath.Join(invalidDir, "provider.yaml"), "homepage: x\n")
+	notes := filepath.Join(filepath.Dir(valid), "notes.yaml")
+	if err := os.WriteFile(notes, []byte("a: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -21,7 +25,10 @@ func TestExitCodes(t *testing.T) {
 		{"valid", []string{"validate", valid}, ExitOK},
 		{"invalid", []string{"validate", invalidDir}, ExitInvalid},
 		{"missing dir", []string{"validate", filepath.Join(valid, "nope")}, ExitUsage},
-		{"not a dir", []string{"validate", filepath.Join(valid, "provider.yaml")}, ExitUsage},
+		{"not a spec file", []string{"validate", notes}, ExitUsage},
+		{"a spec file", []string{"validate", filepath.Join(valid, "provider.yaml")}, ExitOK},
+		{"a tool file", []string{"validate", filepath.Join(valid, "tools", "read_thing.yaml")}, ExitOK},
+		{"a tool file of an invalid spec", []string{"validate", filepath.Join(invalidDir, "tools", "read_thing.yaml")}, ExitInvalid},
 		{"bad format", []string{"validate", "--format", "xml", valid}, ExitUsage},
 		{"unknown flag", []string{"validate", "--frobnicate", valid}, ExitUsage},
 		{"unknown command", []string{"frobnicate"}, ExitUsage},
@@ -32,6 +39,25 @@ func TestExitCodes(t *testing.T) {
 		if code, _, stderr := runCLI(t, c.args...); code != c.code {
 			t.Errorf("%s: exit %d, want %d\n%s", c.name, code, c.code, stderr)
 		}
+	}
+}
+
+// TestSpecFileArguments: a tool file named on the command line (as a
+// pre-commit hook does) is checked with its whole spec; its own
+// diagnostics are printed, the other files' errors are counted, and
+// outside a project the run says what to do.
+func TestSpecFileArguments(t *testing.T) {
+	dir := copyBase(t)
+	appendTo(t, filepath.Join(dir, "provider.yaml"), "homepage: x\n")
+	appendTo(t, filepath.Join(dir, "tools", "read_thing.yaml"), "timeout: 3\n")
+	code, _, stderr := runCLI(t, "validate", filepath.Join(dir, "tools", "read_thing.yaml"))
+	if code != ExitInvalid || !strings.Contains(stderr, `unknown key "timeout"`) || strings.Contains(stderr, "homepage") ||
+		!strings.Contains(stderr, "1 more error(s) in other files of the spec") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	t.Chdir(t.TempDir())
+	if code, _, stderr := runCLI(t, "validate"); code != ExitUsage || !strings.Contains(stderr, "no specs/ here: pass a spec directory or run cetpgen init") {
+		t.Errorf("outside a project: exit %d, stderr:\n%s", code, stderr)
 	}
 }
 

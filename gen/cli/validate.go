@@ -52,20 +52,28 @@ func checkFormat(format string) error {
 
 // checkSpecs runs the pipeline up to the IR, prints the diagnostics and a
 // summary, and returns an exit error when the specs are invalid.
+//
+// An argument may also be a spec file (provider.yaml or a file in tools/),
+// as pre-commit hooks and editors pass them: its whole spec is checked, the
+// diagnostics of the named files are printed, and errors in the spec's
+// other files are counted in one line, since they fail the run too.
 func checkSpecs(cmd *cobra.Command, args []string, format, warnings string) (*checked, error) {
-	if len(args) == 0 {
-		args = []string{DefaultSpecDir}
-	}
-	dirs, err := gen.ExpandDirs(args)
+	a, err := resolveSpecArgs(args)
 	if err != nil {
 		return nil, failure(err)
 	}
-	providers, l, err := gen.Check(gen.OSSource, dirs)
+	providers, l, err := gen.Check(gen.OSSource, a.dirs)
 	if err != nil {
 		return nil, failure(err)
 	}
-	if err := printDiagnostics(diagnosticsStream(cmd, format), l, format); err != nil {
+	w := diagnosticsStream(cmd, format)
+	shown := a.only(l)
+	if err := printGrouped(w, shown, format, warnings); err != nil {
 		return nil, failure(err)
+	}
+	if errs, _ := l.Count(); format == "text" && len(shown) != len(l) && errs > 0 {
+		shownErrs, _ := shown.Count()
+		fmt.Fprintf(w, "%d more error(s) in other files of the spec\n", errs-shownErrs)
 	}
 	if l.HasErrors() {
 		return nil, invalid()
