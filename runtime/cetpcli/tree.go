@@ -1,6 +1,7 @@
 package cetpcli
 
 import (
+	"github.com/cetpgen/cetpgen/runtime/buildversion"
 	"strings"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
@@ -17,7 +18,8 @@ const AnnotationCanonical = "cetp.schema/canonical_path"
 // tree (the generator builds it so, to bind the catalog).
 func NewRoot(app *App, env Env) *cobra.Command {
 	root := &cobra.Command{Use: app.Name, Short: app.Short, Long: app.Long,
-		SilenceUsage: true, SilenceErrors: true}
+		SilenceUsage: true, SilenceErrors: true, Version: buildversion.Line(app.Name)}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.PersistentFlags().String(SocketFlag, "", "path of the Provider's Unix socket (default $"+app.SocketEnv+")")
 	root.PersistentFlags().Duration(TimeoutFlag, 0, "bound the whole call, confirmation and background work included (0: the client's own per-request bound)")
 	root.PersistentFlags().String(RequestIDFlag, "", "run the call under this request ID (a UUID; default: a new one). The ID a failed call printed, with the same arguments, resumes that call: the Provider answers with its stored outcome instead of running it again")

@@ -104,3 +104,15 @@ func clone(a *cetpcli.App) *cetpcli.App {
 	b.Commands = append([]cetpcli.Command(nil), a.Commands...)
 	return &b
 }
+
+// TestVersion: a generated CLI answers --version with its name, its
+// module's version, the cetpgen runtime's and Go's.
+func TestVersion(t *testing.T) {
+	root := cetpcli.NewRoot(testApp, cetpcli.Env{})
+	var out strings.Builder
+	root.SetOut(&out)
+	root.SetArgs([]string{"--version"})
+	if err := root.Execute(); err != nil || !strings.HasPrefix(out.String(), testApp.Name+" ") || !strings.Contains(out.String(), "go1.") {
+		t.Fatalf("--version: %v, %q", err, out.String())
+	}
+}
