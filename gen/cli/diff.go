@@ -16,8 +16,6 @@ import (
 )
 
 // init registers cetpgen diff with the command tree.
-func init() { extraCommands = append(extraCommands, newDiff) }
-
 // diffOptions are the flags of cetpgen diff.
 type diffOptions struct {
 	format string

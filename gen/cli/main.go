@@ -70,10 +70,8 @@ func newRoot() *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newValidate(), newGenerate(), newInit(), newMetaSchema(), newImport())
-	for _, c := range extraCommands {
-		root.AddCommand(c())
-	}
+	// Every command, listed here rather than registered from its file.
+	root.AddCommand(newValidate(), newGenerate(), newInit(), newMetaSchema(), newImport(), newDiff(), newSchema())
 	return root
 }
 
@@ -103,8 +101,3 @@ func invalid() error { return &exitError{code: ExitInvalid} }
 
 // failure is the error of a usage or I/O problem.
 func failure(err error) error { return &exitError{code: ExitUsage, err: err} }
-
-// extraCommands are commands that register themselves from their own files
-// (func init() { extraCommands = append(extraCommands, newX) }), so that a
-// new command touches no shared file.
-var extraCommands []func() *cobra.Command

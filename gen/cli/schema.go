@@ -19,10 +19,8 @@ var (
 	openSchemaCatalog = rtcatalog.Lazy(schemaCatalog, schemaCatalogIndex)
 )
 
-func init() { extraCommands = append(extraCommands, newSchema) }
-
 // newSchema is `cetpgen schema`: the Agent schema of cetpgen's commands. A
-// failed query prints its JSON error on stdout and exits 2.
+// failed query prints its JSON error on stderr and exits 2.
 func newSchema() *cobra.Command {
 	cmd := rtcatalog.NewCommand(openSchemaCatalog)
 	cmd.Short = "Print the Agent schema of cetpgen's own commands"

@@ -24,7 +24,7 @@ const (
 )
 
 // report prints err as {"error": ...} on w and returns the exit code. A
-// schema query error was printed on stdout by the schema command.
+// schema query error was printed on stderr by the schema command.
 func report(w io.Writer, err error) int {
 	var qe *catalog.QueryError
 	if errors.As(err, &qe) {
