@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/cetpgen/cetpgen/internal/syncbuf"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -62,7 +62,7 @@ type daemon struct {
 	cmd    *exec.Cmd
 	cetp   string
 	socket string
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	done   chan error
 }
 
@@ -90,7 +90,7 @@ func startDaemon(t *testing.T, bin, dir string) *daemon {
 func startDaemonOn(t *testing.T, bin, dir, db string) *daemon {
 	t.Helper()
 	d := &daemon{cetp: filepath.Join(bin, "cetp"), socket: filepath.Join(dir, "alerts.sock"),
-		stderr: &syncBuffer{}, done: make(chan error, 1)}
+		stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	d.cmd = exec.Command(filepath.Join(bin, "alertsd"), "--socket", d.socket, "--db", db,
 		"--work-delay", "1200ms", "--poll-after", "50ms")
 	d.cmd.Stderr = d.stderr
@@ -285,23 +285,4 @@ func checkRestart(t *testing.T, d *daemon, bin, dir string) {
 	if strings.Count(r.stdout, `"alert_id"`) != 1 {
 		t.Fatalf("want one alert after the restart:\n%s%s", r.stdout, r.stderr)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the daemon's writes and the
-// test's reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/cetpgen/cetpgen/internal/syncbuf"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -54,7 +54,7 @@ type session struct {
 	dir    string
 	env    []string
 	server *exec.Cmd
-	log    *syncBuffer
+	log    *syncbuf.Buffer
 	out    map[string]string // command line -> stdout and stderr
 	ran    []string          // the command lines run, in order
 	edited []byte            // the reader's skeleton after the replacement
@@ -90,7 +90,7 @@ func newSession(t *testing.T) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &session{t: t, dir: t.TempDir(), log: &syncBuffer{}, out: map[string]string{}}
+	s := &session{t: t, dir: t.TempDir(), log: &syncbuf.Buffer{}, out: map[string]string{}}
 	s.env = append(os.Environ(),
 		"GOPROXY=file://"+proxy+",file://"+filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download"),
 		"GOSUMDB=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-buildvcs=false", "CETP_SOCKET=")
@@ -259,22 +259,4 @@ func (s *session) checkSecondGenerate() {
 	if !bytes.Equal(data, s.edited) {
 		s.t.Errorf("generate changed the reader's out/cmd/notes/main.go:\n%s", data)
 	}
-}
-
-// syncBuffer collects the server's output, safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

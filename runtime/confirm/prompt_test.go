@@ -1,35 +1,15 @@
 package confirm
 
 import (
-	"bytes"
 	"context"
+	"github.com/cetpgen/cetpgen/internal/syncbuf"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/cetpgen/cetpgen/runtime/provider"
 )
-
-// syncBuffer is a bytes.Buffer safe for the prompt's writes and the test's
-// reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func deleteReq(args string) provider.ConfirmRequest {
 	return provider.ConfirmRequest{
@@ -49,7 +29,7 @@ func ask(t *testing.T, answer string, req provider.ConfirmRequest) (bool, string
 	t.Helper()
 	in, typed := io.Pipe()
 	defer typed.Close()
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	p := NewPrompt("alertsd", in, out)
 	go func() {
 		for !strings.Contains(out.String(), "[y/N]") {

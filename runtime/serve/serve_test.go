@@ -1,15 +1,14 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cetpgen/cetpgen/internal/syncbuf"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,24 +17,6 @@ import (
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/cetpgen/cetpgen/runtime/provider"
 )
-
-// syncBuffer collects what the server logs, safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 var readOnly = provider.Annotations{Effect: provider.EffectRead, Risk: provider.RiskLow, Idempotent: true,
 	Confirmation: provider.ConfirmNever, Execution: provider.ExecSync}
@@ -82,7 +63,7 @@ var testDescriptor = provider.Descriptor{ID: "com.example.notes", Name: "Notes",
 // running is a server started by start.
 type running struct {
 	socket string
-	log    *syncBuffer
+	log    *syncbuf.Buffer
 	client *consumer.Client
 	cancel context.CancelFunc
 	code   chan int
@@ -94,11 +75,13 @@ type running struct {
 func start(t *testing.T, s Server, args ...string) *running {
 	t.Helper()
 	dir := t.TempDir()
-	r := &running{socket: filepath.Join(dir, "s.sock"), log: &syncBuffer{}, code: make(chan int, 1)}
+	r := &running{socket: filepath.Join(dir, "s.sock"), log: &syncbuf.Buffer{}, code: make(chan int, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	args = append([]string{"--socket", r.socket, "--db", filepath.Join(dir, "s.db")}, args...)
-	go func() { r.code <- Run(ctx, s, args, Stdio{In: strings.NewReader(""), Out: &syncBuffer{}, Err: r.log}) }()
+	go func() {
+		r.code <- Run(ctx, s, args, Stdio{In: strings.NewReader(""), Out: &syncbuf.Buffer{}, Err: r.log})
+	}()
 	t.Cleanup(func() { r.stop(t) })
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(r.log.String(), "serving"); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -257,7 +240,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"--socket-mode", "0066"}, ExitUsage, "0600"},
 		{[]string{"--log-format", "xml"}, ExitUsage, "text or json"},
 	} {
-		var errb syncBuffer
+		var errb syncbuf.Buffer
 		if got := Run(context.Background(), testServer(), c.args, Stdio{Err: &errb}); got != c.code || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%v: exit %d, want %d with %q\n%s", c.args, got, c.code, c.want, errb.String())
 		}
@@ -274,7 +257,7 @@ func TestServeFailures(t *testing.T) {
 		{[]string{"--socket", filepath.Join(dir, "b.sock"), "--db", filepath.Join(dir, "b.db"), "--grants", filepath.Join(dir, "none.yaml")}, "grants file"},
 		{[]string{"--socket", filepath.Join(dir, "c.sock"), "--db", filepath.Join(dir, "missing", "c.db")}, "SQLite store"},
 	} {
-		var errb syncBuffer
+		var errb syncbuf.Buffer
 		if got := Run(context.Background(), testServer(), c.args, Stdio{Err: &errb}); got != ExitError || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%v: exit %d\n%s", c.args, got, errb.String())
 		}
