@@ -1,11 +1,8 @@
 package consumer
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
+	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -66,41 +63,12 @@ func (c *Client) Revision() string {
 	return c.cache.revision
 }
 
-// refuseLoader refuses every external document, so a Provider's schema can
-// never make the Consumer read a file or the network.
-type refuseLoader struct{}
-
-func (refuseLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema %q refused", url)
-}
-
 // compileUntrusted compiles a schema a Provider sent, as Draft 2020-12,
 // with no loader.
 func compileUntrusted(tool string, raw json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := decodeJSON(raw)
+	doc, err := localschema.Decode(raw)
 	if err != nil {
 		return nil, err
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refuseLoader{})
-	url := "urn:cetp:consumer:" + tool + ":output"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
-}
-
-// decodeJSON decodes exactly one JSON value with numbers kept exact.
-func decodeJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("data after the top-level value")
-	}
-	return v, nil
+	return localschema.Compile("urn:cetp:consumer:"+tool+":output", doc)
 }

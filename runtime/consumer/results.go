@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"io"
 	"os"
 	"regexp"
@@ -104,7 +105,7 @@ func (c *Client) checkOutput(ctx context.Context, tool string, v json.RawMessage
 	if !ok {
 		return badResult("cannot verify the result: the tool is not listed, was rejected, or its output schema does not compile")
 	}
-	doc, err := decodeJSON(v)
+	doc, err := localschema.Decode(v)
 	if err != nil {
 		return badResult("result is not JSON")
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cetpgen/cetpgen/runtime/localschema"
 
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
@@ -178,7 +179,7 @@ func v1Error(method, requestID string, b protocol.Bundle) error {
 
 // isObject reports whether raw is one JSON object.
 func isObject(raw []byte) bool {
-	v, err := decodeJSON(raw)
+	v, err := localschema.Decode(raw)
 	_, ok := v.(map[string]any)
 	return err == nil && ok && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{"))
 }

@@ -1,12 +1,11 @@
 package provider
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
+	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -17,14 +16,6 @@ const (
 	maxViolationMessage = 200
 	maxLocationBytes    = 200
 )
-
-// noLoader refuses every external document: $ref must stay inside the
-// schema (§3.2).
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema %q is not allowed: $ref must be local", url)
-}
 
 // compileSchema compiles one tool schema once, as Draft 2020-12, with no
 // loader for other documents.
@@ -38,14 +29,7 @@ func compileSchema(tool, which string, raw json.RawMessage) (*jsonschema.Schema,
 			return nil, fmt.Errorf("tool %s: %s schema: dialect %v is not %s", tool, which, d, protocol.SchemaDialect)
 		}
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
-	url := "urn:cetp:tool:" + tool + ":" + which
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("tool %s: %s schema: %w", tool, which, err)
-	}
-	sch, err := c.Compile(url)
+	sch, err := localschema.Compile("urn:cetp:tool:"+tool+":"+which, doc)
 	if err != nil {
 		return nil, fmt.Errorf("tool %s: %s schema: %w", tool, which, err)
 	}
@@ -54,14 +38,9 @@ func compileSchema(tool, which string, raw json.RawMessage) (*jsonschema.Schema,
 
 // decodeJSON decodes exactly one JSON value with numbers kept exact.
 func decodeJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := localschema.Decode(raw)
+	if err != nil {
 		return nil, fmt.Errorf("invalid JSON: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("invalid JSON: data after the top-level value")
 	}
 	return v, nil
 }

@@ -1,11 +1,10 @@
 package serve
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"log/slog"
 	"sync"
 
@@ -30,7 +29,7 @@ func (o *outputSchema) violation(out json.RawMessage) []slog.Attr {
 	if o == nil {
 		return nil
 	}
-	v, err := decodeJSON(out)
+	v, err := localschema.Decode(out)
 	if err != nil {
 		return []slog.Attr{slog.String("output_error", "the result is not one JSON value: "+err.Error())}
 	}
@@ -62,40 +61,10 @@ func (o *outputSchema) violation(out json.RawMessage) []slog.Attr {
 }
 
 func (o *outputSchema) compile() {
-	doc, err := decodeJSON(o.raw)
+	doc, err := localschema.Decode(o.raw)
 	if err != nil {
 		o.err = fmt.Errorf("output schema of %s: %w", o.tool, err)
 		return
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
-	url := "urn:cetp:tool:" + o.tool + ":output"
-	if err := c.AddResource(url, doc); err != nil {
-		o.err = err
-		return
-	}
-	o.sch, o.err = c.Compile(url)
-}
-
-// noLoader refuses external documents: output schemas are self-contained.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema %q is not allowed", url)
-}
-
-// decodeJSON decodes exactly one JSON value with numbers kept exact, as
-// the engine does.
-func decodeJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("data after the top-level value")
-	}
-	return v, nil
+	o.sch, o.err = localschema.Compile("urn:cetp:tool:"+o.tool+":output", doc)
 }
