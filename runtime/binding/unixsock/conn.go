@@ -158,23 +158,30 @@ func echoOf(f *frame) protocol.Echo {
 	return protocol.Echo{Version: protocol.Version2, RequestID: id}
 }
 
-// run answers one call or launch, then frees its slot.
+// run answers one call or launch. Its slot and request number are freed
+// before the answer is written: a client may send its next request as
+// soon as it reads this answer, and that request must find the slot free.
 func (c *conn) run(ctx context.Context, f *frame) {
-	defer func() {
-		c.mu.Lock()
-		c.running[f.id]()
-		delete(c.running, f.id)
-		c.mu.Unlock()
-		<-c.slots
-		c.calls.Done()
-	}()
+	defer c.calls.Done()
 	if f.typ == typeLaunch {
 		err := c.s.h.Launch(ctx, c.caller, &protocol.Resolution{ID: f.resolution})
+		c.finish(f.id)
 		c.send(&frame{typ: typeLaunched, id: f.id, bundle: launchedBundle(err)})
 		return
 	}
 	resp := c.s.h.Call(ctx, c.caller, f.method, f.bundle)
+	c.finish(f.id)
 	c.sendResult(f, resp)
+}
+
+// finish ends request id: it cancels its context, forgets its number and
+// frees its slot.
+func (c *conn) finish(id uint32) {
+	c.mu.Lock()
+	c.running[id]()
+	delete(c.running, id)
+	c.mu.Unlock()
+	<-c.slots
 }
 
 // launchedBundle is the answer to a launch: status "success", or the
