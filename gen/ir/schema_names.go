@@ -2,7 +2,11 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/cetpgen/cetpgen/runtime/cetpcli"
 )
 
 // GoReserved are the package-level names of a generated Go package that
@@ -54,6 +58,7 @@ func nameProvider(p *Provider) {
 		t.Names.GoOutputSchema = nm.goPriv.take(unexport(m) + "OutputSchema")
 	}
 	for _, t := range p.Tools {
+		nameFlags(t.Input.Graph.Root.Resolved())
 		nm.visit(t, t.Input.Graph.Root, "", "")
 		nm.visit(t, t.Output.Graph.Root, "", "")
 	}
@@ -234,4 +239,58 @@ func variantName(v *Variant, i int) string {
 		return "Array"
 	}
 	return "Variant" + strconv.Itoa(i+1)
+}
+
+// nameFlags names the generated CLI's flag of every declared member of
+// a tool's input object: the member's name in lowercase with "_" and a
+// camelCase hump written "-" ("include_closed_today" ->
+// "include-closed-today", "dueAt" -> "due-at"). A member gets no flag
+// when that name is not a flag name (cetpcli.FlagName), is one the CLI
+// keeps for itself (cetpcli.ReservedFlags), or is the name of two
+// members; such a member is set through --json only.
+func nameFlags(in *Node) {
+	if in.Kind != KindObject {
+		return
+	}
+	count := map[string]int{}
+	for _, p := range in.Props {
+		count[flagName(p.Name)]++
+	}
+	for _, p := range in.Props {
+		if f := flagName(p.Name); f != "" && count[f] == 1 {
+			p.CLIFlag = f
+		}
+	}
+}
+
+// flagName is the flag of a member name, or "" when it cannot have one.
+func flagName(prop string) string {
+	n, ok := kebab(prop)
+	if !ok || !cetpcli.FlagName.MatchString(n) || slices.Contains(cetpcli.ReservedFlags, n) {
+		return ""
+	}
+	return n
+}
+
+// kebab lowercases prop, turning "_" and an upper-case letter after the
+// first into a hyphen; ok is false for any character but ASCII letters,
+// digits, "_" and "-".
+func kebab(prop string) (string, bool) {
+	var b strings.Builder
+	for i, r := range prop {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r + 'a' - 'A')
+		case r == '_':
+			b.WriteByte('-')
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
+			b.WriteRune(r)
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }

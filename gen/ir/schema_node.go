@@ -121,6 +121,10 @@ type Prop struct {
 	Required bool
 	// GoName and KotlinName are the field names, unique within the type.
 	GoName, KotlinName string
+	// CLIFlag is the generated CLI's flag of a top-level input member,
+	// without the dashes, or "" when the member has none (see
+	// nameFlags).
+	CLIFlag string
 }
 
 // Variant is one branch of a union.

@@ -62,8 +62,8 @@ func command(p *ir.Provider, t *ir.Tool) cetpcli.Command {
 		if pr.flag != nil {
 			c.Flags = append(c.Flags, *pr.flag)
 		}
-		if pr.required {
-			c.Required = append(c.Required, pr.prop)
+		if pr.prop.Required {
+			c.Required = append(c.Required, pr.prop.Name)
 		}
 	}
 	sort.Slice(c.Flags, func(i, j int) bool { return c.Flags[i].Name < c.Flags[j].Name })

@@ -12,18 +12,23 @@
 // catalog as Go files. The binary therefore has exactly the tree the
 // catalog was bound to.
 //
-// The flag rule: every top-level property of the input schema gets a flag
-// named after it (lowercase; "_" and a camelCase hump become "-"), unless
-// the name cannot be a flag (it must match cetpcli.FlagName after that
-// change and not be json, socket, timeout or help) or two properties would share
-// it. A local $ref ("#/$defs/x") is followed first. The flag's kind comes
-// from the property's schema: a string, integer, number or boolean type
-// (alone or with "null") is a scalar flag; an enum of strings is an enum
-// flag that accepts its values only (an enum of other values is a flag of
-// its type, checked by the Provider); an array whose items are such a
-// scalar is a repeatable flag, one item per occurrence; anything else
-// (objects, oneOf/anyOf/allOf, const, arrays of objects, no type) is a
-// flag that takes the property's value as JSON. The --json flag takes the
-// whole args object; flags given beside it set their properties over it,
-// and a property without a flag is reachable through --json only.
+// The flag rule works on the IR's schema graph of the input schema
+// (gen/ir): every declared member of the input object gets the flag the
+// IR named for it (ir.Prop.CLIFlag: lowercase, "_" and a camelCase hump
+// become "-"; none when that is not a flag name, is json, socket,
+// timeout, request-id or help, or two members would share it). The
+// flag's kind comes from the member's node as the graph classified it,
+// "$ref" (pointers, anchors, embedded resources), allOf and one-branch
+// unions resolved: a string, integer, number or boolean (nullable or
+// not) is a scalar flag; a string enum is an enum flag that accepts its
+// values only (a const or an enum of other values is a flag of its type,
+// checked by the Provider); an array whose items are such a scalar is a
+// repeatable flag, one item per occurrence; anything else (objects,
+// unions, tuples, arrays of objects, any JSON) is a flag that takes the
+// member's value as JSON. A flag's help is the member's description
+// (else its name) and hints: "required" when the input requires the
+// member, the enum values, the format, repetition, JSON. The --json flag
+// takes the whole args object; flags given beside it set their
+// properties over it, and a member without a flag is reachable through
+// --json only.
 package cli

@@ -59,11 +59,14 @@ func typed(p *ir.Provider) *catalog.TypedSource {
 }
 
 func typedParam(pr param) catalog.TypedParameter {
-	req := pr.required
-	tp := catalog.TypedParameter{Description: text(pr.schema, "description"),
-		Format: pr.r.format(pr.schema, pr.flag.List), Enum: pr.flag.Enum, Required: &req}
-	if ex, _ := pr.schema["examples"].([]any); len(ex) > 0 {
-		tp.Example = ex[0]
+	req := pr.prop.Required
+	n := pr.prop.Node
+	tp := catalog.TypedParameter{Description: n.Text("description"),
+		Format: format(n, pr.flag.List), Enum: pr.flag.Enum, Required: &req}
+	if ex, _ := n.Annotation("examples"); ex != nil {
+		if list, _ := ex.([]any); len(list) > 0 {
+			tp.Example = list[0]
+		}
 	}
 	return tp
 }
@@ -80,7 +83,7 @@ func interfaces(p *ir.Provider) *catalog.InterfaceFacts {
 			Annotations: &catalog.Annotations{Effect: string(a.Effect), Risk: string(a.Risk), Destructive: a.Destructive,
 				Idempotent: a.Idempotent, Confirmation: string(a.Confirmation)}}
 		for _, pr := range params(t) {
-			it.Parameters[pr.prop] = interfaceParam(pr)
+			it.Parameters[pr.prop.Name] = interfaceParam(pr)
 		}
 		f.Tools[Canonical(p, t)] = it
 	}
@@ -88,7 +91,10 @@ func interfaces(p *ir.Provider) *catalog.InterfaceFacts {
 }
 
 func interfaceParam(pr param) catalog.InterfaceParam {
-	ip := catalog.InterfaceParam{Type: singleType(pr.schema), Description: text(pr.schema, "description"), Required: pr.required}
-	ip.Enum, _ = stringEnum(pr.schema["enum"])
+	n := pr.prop.Node
+	ip := catalog.InterfaceParam{Type: jsonType(n), Description: n.Text("description"), Required: pr.prop.Required}
+	if _, enum, ok := scalarKind(n); ok {
+		ip.Enum = enum
+	}
 	return ip
 }

@@ -35,12 +35,15 @@ func TestFlagRule(t *testing.T) {
 		"days":          `--days string list=true enum= default=""`,
 		"filter":        `--filter json list=false enum= default=""`,
 		"choice":        `--choice json list=false enum= default=""`,
-		"fixed":         `--fixed json list=false enum= default=""`,
+		"fixed":         `--fixed string list=false enum= default=""`,
 		"objects":       `--objects json list=false enum= default=""`,
 		"anything":      `--anything json list=false enum= default=""`,
 		"camelCase":     `--camel-case string list=false enum= default=""`,
 		"Upper":         `--upper string list=false enum= default=""`,
 		"numbered":      `--numbered integer list=false enum= default=""`,
+		"maybe_level":   `--maybe-level enum list=false enum=low|high default=""`,
+		"anchored":      `--anchored enum list=false enum=s|m|l default=""`,
+		"bounded":       `--bounded integer list=false enum= default=""`,
 	}
 	for prop, w := range want {
 		if got[prop] != w {
@@ -57,6 +60,26 @@ func TestFlagRule(t *testing.T) {
 	}
 	if r := strings.Join(app.Commands[1].Required, ","); r != "a b,plain_text" {
 		t.Errorf("required %q", r)
+	}
+	checkUsage(t, app.Commands[1].Flags)
+}
+
+// checkUsage checks the help of a few flags: the description (through a
+// $ref and an anchor too), else the property's name, "required" first
+// among the hints.
+func checkUsage(t *testing.T, flags []cetpcli.Flag) {
+	t.Helper()
+	want := map[string]string{
+		"plain-text": "Free text, <b>as is</b>. (required)",
+		"level":      "The level to use. (one of: low, high)",
+		"anchored":   "A size from the anchor. (one of: s, m, l)",
+		"days":       "days (format date; repeat the flag for each item)",
+		"filter":     "filter (a JSON value)",
+	}
+	for _, f := range flags {
+		if w, ok := want[f.Name]; ok && f.Usage != w {
+			t.Errorf("--%s usage %q, want %q", f.Name, f.Usage, w)
+		}
 	}
 }
 

@@ -16,7 +16,7 @@ var app = &cetpcli.App{
 					Kind:     cetpcli.String,
 					Name:     "thing-id",
 					Property: "thing_id",
-					Usage:    "thing_id",
+					Usage:    "thing_id (required)",
 				},
 			},
 			Long:     "Returns one thing.\n\nA second paragraph with a `backquote`.",
@@ -29,10 +29,23 @@ var app = &cetpcli.App{
 			Canonical: "flags.mixed_inputs",
 			Flags: []cetpcli.Flag{
 				{
+					Enum:     []string{"s", "m", "l"},
+					Kind:     cetpcli.Enum,
+					Name:     "anchored",
+					Property: "anchored",
+					Usage:    "A size from the anchor. (one of: s, m, l)",
+				},
+				{
 					Kind:     cetpcli.JSON,
 					Name:     "anything",
 					Property: "anything",
 					Usage:    "anything (a JSON value)",
+				},
+				{
+					Kind:     cetpcli.Integer,
+					Name:     "bounded",
+					Property: "bounded",
+					Usage:    "bounded",
 				},
 				{
 					Kind:     cetpcli.String,
@@ -81,10 +94,10 @@ var app = &cetpcli.App{
 					Usage:    "filter (a JSON value)",
 				},
 				{
-					Kind:     cetpcli.JSON,
+					Kind:     cetpcli.String,
 					Name:     "fixed",
 					Property: "fixed",
-					Usage:    "fixed (a JSON value)",
+					Usage:    "fixed",
 				},
 				{
 					Enum:     []string{"low", "high"},
@@ -100,6 +113,13 @@ var app = &cetpcli.App{
 					Name:     "levels",
 					Property: "levels",
 					Usage:    "levels (one of: low, high; repeat the flag for each item)",
+				},
+				{
+					Enum:     []string{"low", "high"},
+					Kind:     cetpcli.Enum,
+					Name:     "maybe-level",
+					Property: "maybe_level",
+					Usage:    "maybe_level (one of: low, high)",
 				},
 				{
 					Kind:     cetpcli.String,
@@ -123,7 +143,7 @@ var app = &cetpcli.App{
 					Kind:     cetpcli.String,
 					Name:     "plain-text",
 					Property: "plain_text",
-					Usage:    "Free text, <b>as is</b>.",
+					Usage:    "Free text, <b>as is</b>. (required)",
 				},
 				{
 					Default:  "0.5",
@@ -166,12 +186,12 @@ var app = &cetpcli.App{
 			Tool:     "mixed_inputs",
 		},
 	},
-	Long:         "cetp-flagrule calls the tools of Flag Rule Example (provider com.example.flags, tool set revision d96e6d66d88e2816) as a CETP v2 Consumer over the Provider's Unix socket (--socket, default $CETP_SOCKET) and prints each result as JSON.\n`cetp-flagrule schema` describes every command for agents.",
+	Long:         "cetp-flagrule calls the tools of Flag Rule Example (provider com.example.flags, tool set revision 4609d7205d4f3f8c) as a CETP v2 Consumer over the Provider's Unix socket (--socket, default $CETP_SOCKET) and prints each result as JSON.\n`cetp-flagrule schema` describes every command for agents.",
 	Name:         "cetp-flagrule",
 	Product:      "flags",
 	ProductShort: "Flag Rule Example",
 	ProviderID:   "com.example.flags",
-	Revision:     "d96e6d66d88e2816",
+	Revision:     "4609d7205d4f3f8c",
 	Short:        "Call the tools of Flag Rule Example through CETP v2",
 	SocketEnv:    "CETP_SOCKET",
 }
