@@ -18,6 +18,7 @@ type generateOptions struct {
 	targets  []string
 	check    bool
 	verbose  bool
+	quiet    bool
 	format   string
 	warnings string
 }
@@ -29,7 +30,9 @@ func newGenerate() *cobra.Command {
 		Short: "Validate specs and write the generated output (or --check it)",
 		Long: "generate validates each spec directory (default: every spec under specs/) and renders the\n" +
 			"targets into --out (default out/). It writes all files or none: invalid specs write nothing.\n" +
-			"With --check it writes nothing and exits 1 with a unified diff when out/ is stale.",
+			"With --check it writes nothing and exits 1 with a unified diff when out/ is stale.\n" +
+			"On success it prints one line per spec (specs/notes: ok (4 tools); generated into out) to\n" +
+			"stderr; -q leaves it out.",
 		RunE: func(cmd *cobra.Command, args []string) error { return runGenerate(cmd, args, o) },
 	}
 	f := cmd.Flags()
@@ -39,6 +42,7 @@ func newGenerate() *cobra.Command {
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "list the files written or deleted")
 	addFormatFlag(cmd, &o.format)
 	addWarningsFlag(cmd, &o.warnings, warningsAll)
+	addQuietFlag(cmd, &o.quiet)
 	return cmd
 }
 
@@ -62,7 +66,11 @@ func runGenerate(cmd *cobra.Command, args []string, o generateOptions) error {
 		return failure(err)
 	}
 	if o.check {
-		return checkPlan(cmd, plan, o.format)
+		if err := checkPlan(cmd, plan, o.format); err != nil {
+			return err
+		}
+		o.summary(cmd, c, "; "+o.out+" is up to date")
+		return nil
 	}
 	changed, err := write.Apply(plan)
 	if err != nil {
@@ -73,7 +81,15 @@ func runGenerate(cmd *cobra.Command, args []string, o generateOptions) error {
 			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s/%s\n", o.out, p)
 		}
 	}
+	o.summary(cmd, c, "; generated into "+o.out)
 	return nil
+}
+
+// summary prints the success line of each spec unless -q was given.
+func (o generateOptions) summary(cmd *cobra.Command, c *checked, outcome string) {
+	if !o.quiet {
+		printSummary(cmd.ErrOrStderr(), c, o.format, outcome)
+	}
 }
 
 // checkPlan reports whether the output on disk is what plan would write.

@@ -16,13 +16,15 @@ const DefaultSpecDir = "specs"
 
 func newValidate() *cobra.Command {
 	var format, warnings string
+	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "validate [SPEC_DIR...]",
 		Short: "Check Provider specs and print positioned diagnostics",
 		Long: "validate loads each spec directory (default: every spec under specs/), checks it against the\n" +
 			"meta-schemas, compiles its JSON Schemas and applies every CETP v2 rule a spec can break.\n" +
 			"It prints all diagnostics at once, sorted, and writes nothing. Text goes to stderr;\n" +
-			"--format json and --format github go to stdout.",
+			"--format json and --format github go to stdout. On success it prints one line per spec\n" +
+			"(specs/notes: ok (4 tools)) to stderr; -q leaves it out.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
 				return err
@@ -30,12 +32,19 @@ func newValidate() *cobra.Command {
 			if err := checkWarnings(warnings); err != nil {
 				return err
 			}
-			_, err := checkSpecs(cmd, args, format, warnings)
-			return err
+			c, err := checkSpecs(cmd, args, format, warnings)
+			if err != nil {
+				return err
+			}
+			if !quiet {
+				printSummary(cmd.ErrOrStderr(), c, format, "")
+			}
+			return nil
 		},
 	}
 	addFormatFlag(cmd, &format)
 	addWarningsFlag(cmd, &warnings, warningsAll)
+	addQuietFlag(cmd, &quiet)
 	return cmd
 }
 

@@ -223,7 +223,7 @@ func (s *session) checkOutcome() {
 		"go run ./out/cli/notes notes add":    {`"note_id": "n2"`},
 		"go tool cetp call get_status":        {"INTERNAL_ERROR", "get_status is not implemented yet"},
 		"go run ./out/cli/notes schema":       {"notes add", "text"},
-		"go tool cetpgen validate":            {},
+		"go tool cetpgen validate":            {"specs/notes: ok (2 tools)"},
 		"go tool cetpgen init notes":          {"wrote specs/notes"},
 		"go run ./out/cli/notes notes status": {"get_status is not implemented yet"},
 	} {
