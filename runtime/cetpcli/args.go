@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"github.com/spf13/cobra"
 )
 
@@ -47,22 +48,32 @@ func parseObject(text string, stdin io.Reader) (map[string]json.RawMessage, erro
 			return nil, usagef("--%s -: %v", JSONFlag, err)
 		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var obj map[string]json.RawMessage
-	if err := dec.Decode(&obj); err != nil || obj == nil {
-		return nil, usagef("--%s must be a JSON object: %v", JSONFlag, errOr(err, "null"))
+	if err := cliout.JSONError(data); err != nil {
+		return nil, usagef("--%s: %v", JSONFlag, err)
 	}
-	if dec.More() {
-		return nil, usagef("--%s must be one JSON object; data follows it", JSONFlag)
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return nil, usagef("--%s must be a JSON object, not %s", JSONFlag, jsonKind(data))
 	}
 	return obj, nil
 }
 
-func errOr(err error, s string) any {
-	if err != nil {
-		return err
+// jsonKind names the kind of the JSON value data: an array, a string, a
+// number, true, false or null.
+func jsonKind(data []byte) string {
+	switch b := bytes.TrimLeft(data, " \t\r\n"); {
+	case len(b) == 0:
+		return "nothing"
+	case b[0] == '[':
+		return "an array"
+	case b[0] == '"':
+		return "a string"
+	case b[0] == 't' || b[0] == 'f':
+		return "a boolean"
+	case b[0] == 'n':
+		return "null"
 	}
-	return s
+	return "a number"
 }
 
 // missingRequired names the required properties obj lacks, each with the

@@ -11,7 +11,9 @@
 // Each leaf command calls its tool through the runtime Consumer client
 // (runtime/consumer) over the Unix-socket binding (runtime/binding/unixsock)
 // at --socket, whose default is the environment variable App.SocketEnv;
-// --timeout bounds the whole call.
+// --timeout bounds the whole call (cliout.DefaultTimeout, as for cetp).
+// While the Provider asks its user for a decision, the CLI prints cetp's
+// status line under its own name (cliout.NoticeConn).
 //
 // A call runs under one request ID, new or given with --request-id (a
 // UUID). A broken connection is dialed again and the call retried under

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 )
 
 // value is the pflag.Value of one flag: it checks every occurrence and
@@ -117,10 +119,11 @@ func enumValue(f *Flag, s string) (json.RawMessage, error) {
 }
 
 func compactJSON(s string) (json.RawMessage, error) {
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(s)); err != nil {
-		return nil, fmt.Errorf("not a JSON value: %v", err)
+	if err := cliout.JSONError([]byte(s)); err != nil {
+		return nil, err
 	}
+	var b bytes.Buffer
+	json.Compact(&b, []byte(s))
 	return b.Bytes(), nil
 }
 

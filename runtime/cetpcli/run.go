@@ -112,7 +112,7 @@ func (r *runner) call(ctx context.Context, socket, requestID, tool string, args 
 		if err != nil {
 			return nil, err
 		}
-		return c, nil
+		return cliout.NoticeConn(c, r.env.Err(), r.app.Name), nil
 	})
 	defer rd.Close()
 	if err := rd.Connect(ctx); err != nil {

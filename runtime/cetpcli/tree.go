@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"github.com/spf13/cobra"
 )
 
@@ -21,7 +22,7 @@ func NewRoot(app *App, env Env) *cobra.Command {
 		SilenceUsage: true, SilenceErrors: true, Version: buildversion.Line(app.Name)}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.PersistentFlags().String(SocketFlag, "", "path of the Provider's Unix socket (default $"+app.SocketEnv+")")
-	root.PersistentFlags().Duration(TimeoutFlag, 0, "bound the whole call, confirmation and background work included (0: the client's own per-request bound)")
+	root.PersistentFlags().Duration(TimeoutFlag, cliout.DefaultTimeout, cliout.TimeoutUsage)
 	root.PersistentFlags().String(RequestIDFlag, "", "run the call under this request ID (a UUID; default: a new one). The ID a failed call printed, with the same arguments, resumes that call: the Provider answers with its stored outcome instead of running it again")
 	root.AddCommand(catalog.NewCommand(env.catalog()))
 	r := &runner{app: app, env: env}

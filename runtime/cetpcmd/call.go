@@ -112,9 +112,14 @@ func readArgs(argv []string, stdin io.Reader) (json.RawMessage, error) {
 			return nil, usagef("read the arguments from stdin: %v", err)
 		}
 	}
-	data = bytes.TrimSpace(data)
-	if len(data) > maxArgsBytes || !json.Valid(data) || data[0] != '{' {
+	if len(data) > maxArgsBytes {
 		return nil, usagef("the arguments must be one JSON object, at most %d bytes", maxArgsBytes)
+	}
+	if err := cliout.JSONError(data); err != nil {
+		return nil, usagef("the arguments: %v", err)
+	}
+	if data = bytes.TrimSpace(data); data[0] != '{' {
+		return nil, usagef("the arguments must be one JSON object")
 	}
 	return data, nil
 }

@@ -7,15 +7,11 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/cetpgen/cetpgen/runtime/buildversion"
 	"github.com/cetpgen/cetpgen/runtime/consumer"
 	"github.com/spf13/cobra"
 )
-
-// DefaultTimeout is the default of --timeout.
-const DefaultTimeout = 2 * time.Minute
 
 // Flags every command takes.
 const (
@@ -56,7 +52,7 @@ func NewRoot(env Env) *cobra.Command {
 	root.CompletionOptions.DisableDefaultCmd = true
 	pf := root.PersistentFlags()
 	pf.String(SocketFlag, "", "the Provider's socket (default $"+SocketEnv+")")
-	pf.Duration(TimeoutFlag, DefaultTimeout, "bound of the whole command, 0 for none")
+	pf.Duration(TimeoutFlag, cliout.DefaultTimeout, cliout.TimeoutUsage)
 	pf.String(ProviderIDFlag, "", "refuse a Provider whose negotiated provider_id is not this one, before sending it anything")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
 	r := &runner{env: env}
@@ -112,7 +108,7 @@ func (r *runner) open(ctx context.Context, cmd *cobra.Command, opt consumer.Opti
 		if err != nil {
 			return nil, err
 		}
-		return noticeConn{Conn: conn, w: r.env.Err()}, nil
+		return cliout.NoticeConn(conn, r.env.Err(), "cetp"), nil
 	})
 	if err := rd.Connect(ctx); err != nil {
 		return nil, &cliout.TransportError{Err: fmt.Errorf("connect to %s: %w", socket, err)}
