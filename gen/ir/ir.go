@@ -34,6 +34,8 @@ type Provider struct {
 	// Decls are the schema nodes that are named types, over all tools, in
 	// naming order (tools by name, input before output, depth first).
 	Decls []*Node
+	// Kotlin are the Provider-level Kotlin names.
+	Kotlin KotlinNames
 
 	pos func(ptr string) source.Pos
 }

@@ -323,10 +323,10 @@ func (b *builder) str(n *Node, obj map[string]any) {
 	}
 }
 
-// intKind is Int64 when the bounds, enum or const keep an integer schema
-// within int64, else IntBig.
+// intKind is Int64 when the bounds, enum (null aside) or const keep an
+// integer schema within int64, else IntBig.
 func intKind(obj map[string]any) IntKind {
-	if vals, ok := obj["enum"].([]any); ok && allFit(vals) {
+	if vals, ok := obj["enum"].([]any); ok && allFit(slices.DeleteFunc(slices.Clone(vals), func(v any) bool { return v == nil })) {
 		return Int64
 	}
 	if c, ok := obj["const"]; ok && allFit([]any{c}) {

@@ -29,8 +29,10 @@ type ToolNames struct {
 	// GoMethod is the Handler and Client method; GoInputSchema and
 	// GoOutputSchema are the unexported constants of its schemas.
 	GoMethod, GoInputSchema, GoOutputSchema string
-	// KotlinMethod is the tool's Kotlin name prefix.
-	KotlinMethod string
+	// KotlinObject is the Kotlin object holding the tool's conversions
+	// (and its schema holder in the Schemas object), and the prefix of its
+	// type names; KotlinMethod is its abstract method in the base class.
+	KotlinObject, KotlinMethod string
 }
 
 // namer allocates every name of one Provider, in a fixed order: tools by
@@ -38,22 +40,29 @@ type ToolNames struct {
 // its output's nodes depth first, members by name.
 type namer struct {
 	goNS, goPriv, ktNS *namespace
-	seen               map[*Node]bool
-	decls              []*Node
+	// ktMethods are the tool methods of the Kotlin base class.
+	ktMethods *namespace
+	kotlin    KotlinNames
+	seen      map[*Node]bool
+	decls     []*Node
 }
 
 // nameProvider names the tools and every declared node of their graphs.
 func nameProvider(p *Provider) {
+	p.Kotlin = kotlinNames(p.Targets)
 	nm := &namer{
 		goNS: newNamespace(GoReserved...), goPriv: newNamespace(goPrivate...),
-		ktNS: newNamespace(p.Targets.KotlinClass, p.Targets.KotlinClass+"Base", p.Targets.KotlinService),
-		seen: map[*Node]bool{},
+		ktNS:      newNamespace(append(append([]string{}, KotlinReserved...), p.Kotlin.all()...)...),
+		ktMethods: newNamespace(kotlinBaseMembers...),
+		kotlin:    p.Kotlin,
+		seen:      map[*Node]bool{},
 	}
 	for _, t := range p.Tools {
 		m := nm.goNS.take(exportName(t.Name))
-		t.Names = ToolNames{GoMethod: m, KotlinMethod: nm.ktNS.take(exportName(t.Name))}
-		nm.root(t.Input, m+"Input", t.Names.KotlinMethod+"Input", "the input of the tool "+t.Name)
-		nm.root(t.Output, m+"Output", t.Names.KotlinMethod+"Output", "the output of the tool "+t.Name)
+		obj := nm.ktNS.take(kotlinExport(t.Name))
+		t.Names = ToolNames{GoMethod: m, KotlinObject: obj, KotlinMethod: nm.ktMethods.take(kotlinMember(t.Name))}
+		nm.root(t.Input, m+"Input", obj+"Input", "the input of the tool "+t.Name)
+		nm.root(t.Output, m+"Output", obj+"Output", "the output of the tool "+t.Name)
 		t.Names.GoInputSchema = nm.goPriv.take(unexport(m) + "InputSchema")
 		t.Names.GoOutputSchema = nm.goPriv.take(unexport(m) + "OutputSchema")
 	}
@@ -113,8 +122,9 @@ func (nm *namer) visit(t *Tool, n *Node, goHint, ktHint string) {
 	case KindObject:
 		nm.members(t, n)
 	case KindEnum:
+		consts := newNamespace()
 		for _, v := range n.Values {
-			v.GoName, v.KotlinName = nm.goNS.take(n.GoName+exportName(v.Value)), exportName(v.Value)
+			v.GoName, v.KotlinName = nm.goNS.take(n.GoName+exportName(v.Value)), consts.take(kotlinConst(v.Value))
 		}
 	case KindTagged, KindUnion:
 		nm.variants(t, n)
@@ -142,19 +152,19 @@ func (nm *namer) ref(t *Tool, target *Node) {
 	if nm.seen[target] {
 		return
 	}
-	last := "Root"
+	last, ktLast := "Root", "Root"
 	if target.Ptr != "" {
-		last = exportName(lastToken(target.Ptr))
+		last, ktLast = exportName(lastToken(target.Ptr)), kotlinExport(lastToken(target.Ptr))
 	}
 	what := fmt.Sprintf("the schema at %q of %s", "#"+target.Ptr, t.Name)
 	switch target.Kind {
 	case KindArray, KindMap, KindTuple:
-		nm.declare(target, t.Names.GoMethod+last, t.Names.KotlinMethod+last, what)
+		nm.declare(target, t.Names.GoMethod+last, t.Names.KotlinObject+ktLast, what)
 	}
 	if target.What == "" {
 		target.What = what
 	}
-	nm.visit(t, target, t.Names.GoMethod+last, t.Names.KotlinMethod+last)
+	nm.visit(t, target, t.Names.GoMethod+last, t.Names.KotlinObject+ktLast)
 }
 
 // late declares an array, map or tuple that a reference reaches after it
@@ -164,8 +174,8 @@ func (nm *namer) late(t *Tool, target *Node) {
 	case !nm.seen[target] || target.Declared:
 		return
 	case target.Kind == KindArray || target.Kind == KindMap || target.Kind == KindTuple:
-		last := exportName(lastToken(target.Ptr))
-		nm.declare(target, t.Names.GoMethod+last, t.Names.KotlinMethod+last, fmt.Sprintf("the schema at %q of %s", "#"+target.Ptr, t.Name))
+		last := lastToken(target.Ptr)
+		nm.declare(target, t.Names.GoMethod+exportName(last), t.Names.KotlinObject+kotlinExport(last), fmt.Sprintf("the schema at %q of %s", "#"+target.Ptr, t.Name))
 		nm.decls = append(nm.decls, target)
 	}
 }
@@ -173,20 +183,20 @@ func (nm *namer) late(t *Tool, target *Node) {
 // members names an object's fields (unique within the type, "Extra"
 // kept for the extra members) and the fields' types.
 func (nm *namer) members(t *Tool, n *Node) {
-	gns, kns := newNamespace(memberReserved...), newNamespace()
+	gns, kns := newNamespace(memberReserved...), newNamespace(kotlinMembers...)
 	if n.Extra != ExtraNone {
 		gns.take("Extra")
 		kns.take("extra")
 	}
 	for _, p := range n.Props {
 		p.GoName = gns.take(exportName(p.Name))
-		p.KotlinName = kns.take(unexport(exportName(p.Name)))
+		p.KotlinName = kns.take(kotlinMember(p.Name))
 	}
 	for _, p := range n.Props {
 		if p.Node.What == "" {
 			p.Node.What = fmt.Sprintf("the type of member %q of %s", p.Name, n.GoName)
 		}
-		nm.visit(t, p.Node, n.GoName+p.GoName, n.KotlinName+exportName(p.Name))
+		nm.visit(t, p.Node, n.GoName+p.GoName, n.KotlinName+kotlinExport(p.Name))
 	}
 	nm.visit(t, n.ExtraNode, n.GoName+"Value", n.KotlinName+"Value")
 }
@@ -194,12 +204,16 @@ func (nm *namer) members(t *Tool, n *Node) {
 // variants names a union's variants and their types.
 func (nm *namer) variants(t *Tool, n *Node) {
 	vns := newNamespace(memberReserved...)
+	// A tagged union's Kotlin variants are classes nested in its sealed
+	// class, so they never take a name its body refers to; an open
+	// union's are accessors and constructors beside fromJson.
+	kvns := newNamespace(append(append([]string{n.KotlinName, "Json"}, KotlinReserved...), nm.kotlin.all()...)...)
 	for i, v := range n.Variants {
-		name := variantName(v, i)
+		name, ktName := variantName(v, i, exportName), variantName(v, i, kotlinExport)
 		if n.Kind == KindTagged {
-			name = exportName(v.Value)
+			name, ktName = exportName(v.Value), kotlinExport(v.Value)
 		}
-		v.GoName, v.KotlinName = vns.take(name), name
+		v.GoName, v.KotlinName = vns.take(name), kvns.take(ktName)
 		if n.Kind == KindUnion {
 			v.GoCtor = nm.goNS.take(n.GoName + "From" + v.GoName)
 		}
@@ -218,10 +232,10 @@ func (nm *namer) variants(t *Tool, n *Node) {
 
 // variantName names an open union's branch: its "$ref"'s last token, the
 // branch's one type, or VariantN.
-func variantName(v *Variant, i int) string {
+func variantName(v *Variant, i int, export func(string) string) string {
 	if obj := v.Node.Obj(); obj != nil {
 		if ref := refOf(obj); ref != "" && lastToken(ref) != "" {
-			return exportName(lastToken(ref))
+			return export(lastToken(ref))
 		}
 	}
 	switch v.Node.Resolved().Kind {

@@ -9,7 +9,8 @@ import (
 // name of the generated support object holding the shape checks.
 type codec struct {
 	J string
-	// qual qualifies class and enum names used outside their tool object.
+	// qual qualifies generated type names (the package and a dot) where a
+	// nested declaration could shadow them, else it is empty.
 	qual string
 }
 
@@ -24,22 +25,20 @@ func (c codec) typeName(t *ktype) string {
 
 // simpleNames are the Kotlin types of the kinds without parameters.
 var simpleNames = map[kind]string{
-	kJSON: "JsonElement", kObject: "JsonObject", kString: "String",
-	kLong: "Long", kDecimal: "BigDecimal", kBool: "Boolean",
+	kRaw: "JsonElement", kString: "String", kLong: "Long", kBig: "BigInteger",
+	kDecimal: "BigDecimal", kBool: "Boolean",
 }
 
 // baseName returns the Kotlin type of t without nullability.
 func (c codec) baseName(t *ktype) string {
-	switch t.kind {
-	case kClass:
-		return c.qual + t.class.Name
-	case kEnum:
-		return c.qual + t.enum.Name
-	case kUnion:
-		return c.qual + t.union.Name
-	case kList:
+	switch {
+	case t.alias != "":
+		return c.qual + t.alias
+	case t.kind == kNamed || t.kind == kWrapped:
+		return c.qual + t.name
+	case t.kind == kList:
 		return "List<" + c.typeName(t.elem) + ">"
-	case kMap:
+	case t.kind == kMap:
 		return "Map<String, " + c.typeName(t.elem) + ">"
 	}
 	return simpleNames[t.kind]
@@ -57,21 +56,19 @@ func (c codec) decode(t *ktype, e, p string, d int) string {
 }
 
 // checks name the shape check of the support object for simple kinds.
-var checks = map[kind]string{kObject: "obj", kString: "string", kLong: "long", kDecimal: "decimal", kBool: "bool"}
+var checks = map[kind]string{kString: "string", kLong: "long", kBig: "bigInteger", kDecimal: "decimal", kBool: "bool"}
 
 // decodeBase is decode without the null check.
 func (c codec) decodeBase(t *ktype, e, p string, d int) string {
 	switch {
-	case t.kind == kObject && t.closed:
-		return fmt.Sprintf("%s.empty(%s, %s)", c.J, e, p)
 	case t.kind == kLong && t.longs != nil:
 		return fmt.Sprintf("%s.longIn(%s, %s, setOf(%s))", c.J, e, p, strings.Join(t.longs, ", "))
 	case t.kind == kString && t.constant != nil:
 		return fmt.Sprintf("%s.constant(%s, %s, %s)", c.J, e, p, kotlinString(*t.constant))
 	case checks[t.kind] != "":
 		return fmt.Sprintf("%s.%s(%s, %s)", c.J, checks[t.kind], e, p)
-	case t.kind == kClass || t.kind == kEnum || t.kind == kUnion:
-		return fmt.Sprintf("%s.fromJson(%s, %s)", c.baseName(t), e, p)
+	case t.kind == kNamed || t.kind == kWrapped:
+		return fmt.Sprintf("%s%s.fromJson(%s, %s)", c.qual, t.name, e, p)
 	case t.kind == kList:
 		return c.decodeList(t, e, p, d)
 	case t.kind == kMap:
@@ -82,6 +79,9 @@ func (c codec) decodeBase(t *ktype, e, p string, d int) string {
 
 // decodeList decodes an array element by element, with each one's pointer.
 func (c codec) decodeList(t *ktype, e, p string, d int) string {
+	if t.elem.kind == kRaw {
+		return fmt.Sprintf("%s.arr(%s, %s).toList()", c.J, e, p)
+	}
 	i, v := fmt.Sprintf("i%d", d), fmt.Sprintf("e%d", d)
 	at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, i)
 	return fmt.Sprintf("%s.arr(%s, %s).mapIndexed { %s, %s -> %s }", c.J, e, p, i, v, c.decode(t.elem, v, at, d+1))
@@ -89,6 +89,9 @@ func (c codec) decodeList(t *ktype, e, p string, d int) string {
 
 // decodeMap decodes an object member by member, keeping member order.
 func (c codec) decodeMap(t *ktype, e, p string, d int) string {
+	if t.elem.kind == kRaw {
+		return fmt.Sprintf("%s.obj(%s, %s).toMap()", c.J, e, p)
+	}
 	k, v := fmt.Sprintf("k%d", d), fmt.Sprintf("v%d", d)
 	at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, k)
 	return fmt.Sprintf("%s.obj(%s, %s).mapValues { (%s, %s) -> %s }", c.J, e, p, k, v, c.decode(t.elem, v, at, d+1))
@@ -107,14 +110,20 @@ func (c codec) encode(t *ktype, v string, d int) string {
 // encodeBase is encode for a value known not to be null.
 func (c codec) encodeBase(t *ktype, v string, d int) string {
 	switch t.kind {
-	case kString, kLong, kDecimal, kBool:
+	case kString, kLong, kBig, kDecimal, kBool:
 		return fmt.Sprintf("JsonPrimitive(%s)", v)
-	case kClass, kEnum, kUnion:
+	case kNamed, kWrapped:
 		return v + ".toJson()"
 	case kList:
+		if t.elem.kind == kRaw {
+			return fmt.Sprintf("JsonArray(%s)", v)
+		}
 		x := fmt.Sprintf("x%d", d)
 		return fmt.Sprintf("JsonArray(%s.map { %s -> %s })", v, x, c.encode(t.elem, x, d+1))
 	case kMap:
+		if t.elem.kind == kRaw {
+			return fmt.Sprintf("JsonObject(%s)", v)
+		}
 		x := fmt.Sprintf("x%d", d)
 		return fmt.Sprintf("JsonObject(%s.mapValues { (_, %s) -> %s })", v, x, c.encode(t.elem, x, d+1))
 	}

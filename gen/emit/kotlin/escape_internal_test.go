@@ -1,7 +1,6 @@
 package kotlin
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,37 +68,36 @@ func TestKdoc(t *testing.T) {
 	}
 }
 
-// TestNames checks keyword quoting, conversion and collision suffixes.
-func TestNames(t *testing.T) {
-	a := newAllocator("toJson")
-	got := []string{}
-	for _, wire := range []string{"a-b", "a_b", "", "😀", "fun", "toJson", "2fa", "价格"} {
-		got = append(got, quoted(a.name(camel(wire, "property"))))
+// TestStringChunks checks that a long text is split into literals that
+// each fit a class-file constant and join back to the text.
+func TestStringChunks(t *testing.T) {
+	text := strings.Repeat("a\u00e9\u4ef7\U0001F600\x00$", 20000)
+	lits := strings.Split(stringChunks(text), `", "`)
+	if len(lits) < 2 {
+		t.Fatalf("%d literal(s) for %d bytes", len(lits), len(text))
 	}
-	want := []string{"aB", "aB2", "property", "property2", "`fun`", "toJson2", "p2fa", "价格"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("names = %v, want %v", got, want)
-	}
-	if p := pascal("list_alerts", "Tool"); p != "ListAlerts" {
-		t.Errorf("pascal = %s", p)
-	}
-	if u := upperSnake("sync_or-async 2"); u != "SYNC_OR_ASYNC_2" {
-		t.Errorf("upperSnake = %s", u)
-	}
-}
-
-// TestNumberLiteral checks that numbers keep their exact value.
-func TestNumberLiteral(t *testing.T) {
-	cases := map[string]string{
-		"5":                              "JsonPrimitive(5L)",
-		"-9223372036854775807":           "JsonPrimitive(-9223372036854775807L)",
-		"123456789012345678901234567890": `JsonUnquotedLiteral("123456789012345678901234567890")`,
-		"1e-8":                           `JsonUnquotedLiteral("1e-8")`,
-		"0.1":                            `JsonUnquotedLiteral("0.1")`,
-	}
-	for in, want := range cases {
-		if got := jsonLiteral(json.Number(in), ""); got != want {
-			t.Errorf("jsonLiteral(%s) = %s, want %s", in, got, want)
+	var joined strings.Builder
+	for i, l := range lits {
+		if i > 0 {
+			l = `"` + l
 		}
+		if i < len(lits)-1 {
+			l += `"`
+		}
+		s, err := strconv.Unquote(strings.ReplaceAll(l, `\$`, "$"))
+		if err != nil {
+			t.Fatalf("literal %d: %v", i, err)
+		}
+		size := 0
+		for _, r := range s {
+			size += classFileBytes(r)
+		}
+		if size > 65535 {
+			t.Errorf("literal %d: %d class-file bytes", i, size)
+		}
+		joined.WriteString(s)
+	}
+	if joined.String() != text {
+		t.Error("the literals do not join back to the text")
 	}
 }

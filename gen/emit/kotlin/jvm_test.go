@@ -189,7 +189,7 @@ const (
 
 // toolObject matches the KDoc and declaration of a tool's types object in
 // a generated Types.kt.
-var toolObject = regexp.MustCompile(`(?m)^ \* (\w+) holds the input and output types of the tool (\S+) .*\n(?: \*.*\n)* \*/\nobject (\w+) \{`)
+var toolObject = regexp.MustCompile(`(?m)^ \* (\w+) converts the input and output of the tool (\S+) .*\n(?: \*.*\n)* \*/\nobject (\w+) \{`)
 
 // corpusTrips renders harness/CorpusTrips.kt: one CorpusTest case per
 // instance of goCorpusInstances, decoded and encoded through the input type

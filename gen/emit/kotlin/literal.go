@@ -1,85 +1,45 @@
 package kotlin
 
-import (
-	"encoding/json"
-	"maps"
-	"math/big"
-	"slices"
-	"strconv"
-	"strings"
-)
+import "strings"
 
-// jsonLiteral returns a Kotlin expression that builds the decoded JSON
-// value v (as ir.Schema.Value holds it) with the kotlinx.serialization.json
-// builders. Object members keep sorted key order; numbers keep their exact
-// value (Long when an integer fits, else the literal text). indent is the
-// indentation of the expression's line.
-func jsonLiteral(v any, indent string) string {
+// chunkBytes bounds the modified UTF-8 length of one string literal: a
+// class file holds a string constant of at most 65535 bytes, so a long
+// text is passed as several literals and joined at run time.
+const chunkBytes = 32 << 10
+
+// stringChunks returns s as Kotlin string literals separated by commas,
+// each within chunkBytes in the class file's encoding.
+func stringChunks(s string) string {
+	var parts []string
 	var b strings.Builder
-	writeLiteral(&b, v, indent)
-	return b.String()
-}
-
-// writeLiteral writes the builder expression of v to b.
-func writeLiteral(b *strings.Builder, v any, indent string) {
-	switch x := v.(type) {
-	case map[string]any:
-		writeObject(b, x, indent)
-	case []any:
-		writeArray(b, x, indent)
-	case string:
-		b.WriteString("JsonPrimitive(" + kotlinString(x) + ")")
-	case json.Number:
-		b.WriteString(numberLiteral(x))
-	case bool:
-		b.WriteString("JsonPrimitive(" + strconv.FormatBool(x) + ")")
-	default:
-		b.WriteString("JsonNull")
-	}
-}
-
-// writeObject writes an object with buildJsonObject.
-func writeObject(b *strings.Builder, m map[string]any, indent string) {
-	if len(m) == 0 {
-		b.WriteString("JsonObject(emptyMap())")
-		return
-	}
-	inner := indent + "    "
-	b.WriteString("buildJsonObject {\n")
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		b.WriteString(inner + "put(" + kotlinString(k) + ", ")
-		writeLiteral(b, m[k], inner)
-		b.WriteString(")\n")
-	}
-	b.WriteString(indent + "}")
-}
-
-// writeArray writes an array with buildJsonArray.
-func writeArray(b *strings.Builder, a []any, indent string) {
-	if len(a) == 0 {
-		b.WriteString("JsonArray(emptyList())")
-		return
-	}
-	inner := indent + "    "
-	b.WriteString("buildJsonArray {\n")
-	for _, v := range a {
-		b.WriteString(inner + "add(")
-		writeLiteral(b, v, inner)
-		b.WriteString(")\n")
-	}
-	b.WriteString(indent + "}")
-}
-
-// numberLiteral keeps a JSON number exact: integers that fit a Long as Long
-// literals, anything else as its literal text (JsonUnquotedLiteral), so the
-// schema the SDK serves carries the number as the spec wrote it
-// (JsonPrimitive(BigDecimal("1e-8")) would be served as 1E-8).
-func numberLiteral(n json.Number) string {
-	s := n.String()
-	if i, ok := new(big.Int).SetString(s, 10); ok {
-		if i.IsInt64() && i.Int64() != -1<<63 {
-			return "JsonPrimitive(" + i.String() + "L)"
+	size := 0
+	for _, r := range s {
+		n := classFileBytes(r)
+		if size+n > chunkBytes {
+			parts = append(parts, kotlinString(b.String()))
+			b.Reset()
+			size = 0
 		}
+		b.WriteRune(r)
+		size += n
 	}
-	return "JsonUnquotedLiteral(" + kotlinString(s) + ")"
+	parts = append(parts, kotlinString(b.String()))
+	return strings.Join(parts, ", ")
+}
+
+// classFileBytes is the length of r in the class file's modified UTF-8
+// (NUL takes two bytes, a character beyond the BMP a surrogate pair of
+// three bytes each).
+func classFileBytes(r rune) int {
+	switch {
+	case r == 0:
+		return 2
+	case r < 0x80:
+		return 1
+	case r < 0x800:
+		return 2
+	case r < 0x10000:
+		return 3
+	}
+	return 6
 }

@@ -20,225 +20,25 @@ func (m *model) common() common {
 	return common{Header: header(m.p.File), Package: kotlinPackage(m.p.Targets.KotlinPackage), Names: m.names}
 }
 
-// typesView is the view of types.kt.tmpl.
-type typesView struct {
-	common
-	Tools []toolTypesView
-}
-
-// toolTypesView is one tool's object of types.
-type toolTypesView struct {
-	Object string
-	Doc    string
-	// Roots are the input and output conversions.
-	Roots   []rootView
-	Classes []classView
-	Enums   []enumView
-	Unions  []unionView
-}
-
-// unionView is one sealed interface and its variants.
-type unionView struct {
-	J             string
-	Name          string
-	Doc           string
-	Discriminator string
-	Variants      []variantView
-}
-
-// variantView is one variant's discriminator literal and class.
-type variantView struct {
-	Value string
-	Class string
-}
-
-// classView is one data class.
-type classView struct {
-	J      string
-	Name   string
-	Doc    string
-	Props  []propView
-	Closed bool
-	Known  string
-	// Extra names the property keeping undeclared members, empty if none.
-	Extra string
-	// Implements is the supertype clause (" : A, B"), empty for none.
-	Implements string
-}
-
-// propView is one property: declaration, conversion from and to JSON.
-type propView struct {
-	Name   string
-	Decl   string
-	Doc    string
-	Decode string
-	Encode string
-}
-
-// enumView is one enum class.
-type enumView struct {
-	J      string
-	Name   string
-	Doc    string
-	Values []enumValueView
-}
-
-// enumValueView is one constant with its wire literal.
-type enumValueView struct {
-	Const string
-	Wire  string
-	Last  bool
-}
-
-// typesView builds the view of the types file.
-func (m *model) typesView() typesView {
-	v := typesView{common: m.common()}
-	for _, t := range m.tools {
-		v.Tools = append(v.Tools, m.toolTypesView(t))
-	}
-	return v
-}
-
-// toolTypesView builds one tool's object.
-func (m *model) toolTypesView(t *toolModel) toolTypesView {
-	doc := fmt.Sprintf("%s holds the input and output types of the tool %s (%s).", t.names.Object, t.t.Name, t.t.Title)
-	v := toolTypesView{Object: t.names.Object, Doc: kdoc("", doc)}
-	c := codec{J: m.names.J}
-	v.Roots = []rootView{rootViewOf(c, "Input", "input", t.types.Input), rootViewOf(c, "Output", "output", t.types.Output)}
-	for _, cl := range t.types.Classes {
-		v.Classes = append(v.Classes, m.classView(c, cl))
-	}
-	for _, e := range t.types.Enums {
-		v.Enums = append(v.Enums, enumViewOf(m.names.J, e))
-	}
-	for _, u := range t.types.Unions {
-		v.Unions = append(v.Unions, unionViewOf(c, u))
-	}
-	return v
-}
-
-// rootView is the decode and encode function pair of a tool's input or
-// output, whatever Kotlin type the root schema maps to.
-type rootView struct {
-	Suffix string
-	Label  string
-	Type   string
-	Decode string
-	Encode string
-}
-
-// rootViewOf builds the conversions of one root.
-func rootViewOf(c codec, suffix, label string, t *ktype) rootView {
-	return rootView{Suffix: suffix, Label: label, Type: c.typeName(t),
-		Decode: c.decode(t, "element", "path", 0), Encode: c.encode(t, "value", 0)}
-}
-
-// classView builds one data class's view.
-func (m *model) classView(c codec, cl *class) classView {
-	doc := cl.Doc
-	if doc == "" {
-		doc = cl.Name + " is a generated JSON object type."
-	}
-	v := classView{J: c.J, Name: cl.Name, Doc: kdoc("    ", doc), Closed: cl.Closed, Extra: cl.Extra}
-	if len(cl.Implements) > 0 {
-		v.Implements = " : " + strings.Join(cl.Implements, ", ")
-	}
-	var known []string
-	for _, p := range cl.Props {
-		v.Props = append(v.Props, m.propView(c, p))
-		known = append(known, kotlinString(p.Wire))
-	}
-	v.Known = "setOf(" + strings.Join(known, ", ") + ")"
-	return v
-}
-
-// propView builds one property's declaration and conversions: a required
-// property is always written, an optional one only when set, and an
-// optional nullable one keeps absent and null apart.
-func (m *model) propView(c codec, p *prop) propView {
-	v := propView{Name: p.Name}
-	if p.Doc != "" {
-		v.Doc = kdoc("        ", p.Doc)
-	}
-	w := kotlinString(p.Wire)
-	at := fmt.Sprintf("%s.at(path, %s)", c.J, w)
-	switch {
-	case p.Required:
-		v.Decl, v.Decode, v.Encode = requiredProp(c, p, w, at)
-	case p.Type.nullable:
-		v.Decl, v.Decode, v.Encode = optionalNullableProp(c, m.names.Optional, p, w, at)
-	default:
-		v.Decl = strings.TrimSuffix(c.typeName(p.Type), "?") + "? = null"
-		v.Decode = fmt.Sprintf("obj[%s]?.let { m -> %s }", w, c.decode(p.Type, "m", at, 0))
-		v.Encode = fmt.Sprintf("this.%s?.let { m -> json[%s] = %s }", p.Name, w, c.encode(p.Type, "m", 0))
-	}
-	return v
-}
-
-// requiredProp returns a required property's declaration and conversions.
-func requiredProp(c codec, p *prop, w, at string) (decl, decode, encode string) {
-	decl = c.typeName(p.Type)
-	decode = c.decode(p.Type, fmt.Sprintf("%s.required(obj, %s, path)", c.J, w), at, 0)
-	encode = fmt.Sprintf("json[%s] = %s", w, c.encode(p.Type, "this."+p.Name, 0))
-	return decl, decode, encode
-}
-
-// optionalNullableProp returns the declaration and conversions of an
-// optional, nullable property, held in the Optional type opt.
-func optionalNullableProp(c codec, opt string, p *prop, w, at string) (decl, decode, encode string) {
-	decl = fmt.Sprintf("%s<%s> = %s.Absent", opt, c.typeName(p.Type), opt)
-	decode = fmt.Sprintf("if (obj.containsKey(%s)) %s.Present(%s) else %s.Absent", w, opt, c.decode(p.Type, "obj.getValue("+w+")", at, 0), opt)
-	encode = fmt.Sprintf("(this.%s as? %s.Present)?.let { m -> json[%s] = %s }", p.Name, opt, w, c.encode(p.Type, "m.value", 0))
-	return decl, decode, encode
-}
-
-// unionViewOf builds one sealed interface's view.
-func unionViewOf(c codec, u *union) unionView {
-	doc := u.Doc
-	if doc != "" {
-		doc += "\n\n"
-	}
-	doc += fmt.Sprintf("%s is one of its variants, told apart by the property %q.", u.Name, u.Discriminator)
-	v := unionView{J: c.J, Name: u.Name, Doc: kdoc("    ", doc), Discriminator: kotlinString(u.Discriminator)}
-	for _, va := range u.Variants {
-		v.Variants = append(v.Variants, variantView{Value: kotlinString(va.Value), Class: va.Type.class.Name})
-	}
-	return v
-}
-
-// enumViewOf builds one enum class's view.
-func enumViewOf(j string, e *enum) enumView {
-	doc := e.Doc
-	if doc == "" {
-		doc = e.Name + " is a generated enum of JSON string values."
-	}
-	v := enumView{J: j, Name: e.Name, Doc: kdoc("    ", doc)}
-	for i, val := range e.Values {
-		v.Values = append(v.Values, enumValueView{Const: val.Const, Wire: kotlinString(val.Wire), Last: i == len(e.Values)-1})
-	}
-	return v
-}
-
 // schemasView is the view of schemas.kt.tmpl.
 type schemasView struct {
 	common
-	Schemas []schemaView
+	Tools []schemaView
 }
 
-// schemaView is one schema val with its builder expression.
+// schemaView is one tool's schema holder: the arguments of the parse
+// call of its input and output schemas' canonical JSON.
 type schemaView struct {
-	Name string
-	Doc  string
-	Expr string
+	Object, Name  string
+	Input, Output string
 }
 
 // schemasView builds the view of the schemas file.
 func (m *model) schemasView() schemasView {
 	v := schemasView{common: m.common()}
 	for _, t := range m.tools {
-		v.Schemas = append(v.Schemas,
-			schemaView{Name: t.names.InputSchema, Doc: "input_schema of " + t.t.Name, Expr: jsonLiteral(schemaValue(t.t.Input), "    ")},
-			schemaView{Name: t.names.OutputSchema, Doc: "output_schema of " + t.t.Name, Expr: jsonLiteral(schemaValue(t.t.Output), "    ")})
+		v.Tools = append(v.Tools, schemaView{Object: t.names.Object, Name: t.t.Name,
+			Input: stringChunks(string(t.t.Input.JSON)), Output: stringChunks(string(t.t.Output.JSON))})
 	}
 	return v
 }
@@ -350,7 +150,7 @@ func scopeViews(p *ir.Provider) []scopeView {
 // toolView builds one tool's view.
 func (m *model) toolView(t *toolModel) toolView {
 	a := t.t.Annotations
-	c := codec{J: m.names.J, qual: t.names.Object + "."}
+	c := codec{J: m.names.J}
 	var scopes []string
 	for _, s := range t.t.Scopes {
 		scopes = append(scopes, kotlinString(s.Name))
@@ -364,7 +164,7 @@ func (m *model) toolView(t *toolModel) toolView {
 		Effect: strings.ToUpper(string(a.Effect)), Risk: strings.ToUpper(string(a.Risk)), Catches: !a.Effect.Writes(),
 		Confirmation: strings.ToUpper(string(a.Confirmation)), Execution: strings.ToUpper(string(a.Execution)),
 		Destructive: a.Destructive, Idempotent: a.Idempotent, Open: a.OpenWorld,
-		InputType: c.typeName(t.types.Input), OutputType: c.typeName(t.types.Output),
+		InputType: c.typeName(t.input), OutputType: c.typeName(t.output),
 		DecodeInput:  t.names.Object + ".decodeInput(request.args)",
 		EncodeOutput: t.names.Object + ".encodeOutput(reply.output)",
 		TodoMessage:  kotlinString("implement the tool " + t.t.Name),

@@ -337,7 +337,7 @@ type ListWorkoutsSwimDetail struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	Laps jsonval.Int `json:"laps"`
 	// Checked by the runtime's schema validation, not by this Go type: enum [25,50,null].
-	PoolLengthM Nullable[jsonval.Int] `json:"pool_length_m,omitzero"`
+	PoolLengthM Nullable[jsonval.Int64] `json:"pool_length_m,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: const "swim".
 	Sport   string                              `json:"sport"`
 	Strokes []ListWorkoutsSwimDetailStrokesItem `json:"strokes,omitzero"`

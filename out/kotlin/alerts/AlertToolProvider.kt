@@ -5,6 +5,9 @@ package com.example.app.cetp
 import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
 import dev.clawseed.sdk.android.cetp.CetpMutationExecutor
 import dev.clawseed.sdk.android.cetp.CetpProviderRequest
+import java.math.BigDecimal
+import kotlinx.serialization.json.JsonElement
+import kotlinx.serialization.json.JsonObject
 
 /**
  * AlertToolProvider is the app's CETP Provider: it fills in the hooks of the
@@ -21,15 +24,15 @@ class AlertToolProvider : AlertToolProviderBase() {
     override fun confirm(request: CetpProviderRequest): AlertToolProviderConfirmation =
         TODO("show the Provider's own confirmation UI and validate the resume token")
 
-    override fun createAlert(input: CreateAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<CreateAlert.Output> =
+    override fun createAlert(input: CreateAlertInput, request: CetpProviderRequest): AlertToolProviderReply<CreateAlertOutput> =
         TODO("implement the tool create_alert")
 
-    override fun deleteAlert(input: DeleteAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<DeleteAlert.Output> =
+    override fun deleteAlert(input: DeleteAlertInput, request: CetpProviderRequest): AlertToolProviderReply<DeleteAlertOutput> =
         TODO("implement the tool delete_alert")
 
-    override fun listAlerts(input: ListAlerts.Input, request: CetpProviderRequest): AlertToolProviderReply<ListAlerts.Output> =
+    override fun listAlerts(input: ListAlertsInput, request: CetpProviderRequest): AlertToolProviderReply<ListAlertsOutput> =
         TODO("implement the tool list_alerts")
 
-    override fun updateAlert(input: UpdateAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<UpdateAlert.Output> =
+    override fun updateAlert(input: UpdateAlertInput, request: CetpProviderRequest): AlertToolProviderReply<UpdateAlertOutput> =
         TODO("implement the tool update_alert")
 }

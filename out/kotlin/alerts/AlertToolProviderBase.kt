@@ -76,8 +76,8 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
             name = "create_alert",
             title = "创建价格提醒",
             description = "为指定证券创建价格提醒",
-            inputSchema = AlertToolProviderSchemas.createAlertInput,
-            outputSchema = AlertToolProviderSchemas.createAlertOutput,
+            inputSchema = AlertToolProviderSchemas.CreateAlert.input,
+            outputSchema = AlertToolProviderSchemas.CreateAlert.output,
             scopes = listOf<String>("alerts.write"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.CREATE,
@@ -93,8 +93,8 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
             name = "delete_alert",
             title = "删除价格提醒",
             description = "永久删除一个价格提醒及其触发历史，删除后无法恢复。",
-            inputSchema = AlertToolProviderSchemas.deleteAlertInput,
-            outputSchema = AlertToolProviderSchemas.deleteAlertOutput,
+            inputSchema = AlertToolProviderSchemas.DeleteAlert.input,
+            outputSchema = AlertToolProviderSchemas.DeleteAlert.output,
             scopes = listOf<String>("alerts.write"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.DELETE,
@@ -110,8 +110,8 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
             name = "list_alerts",
             title = "查看价格提醒",
             description = "列出当前用户的价格提醒，可按证券代码和状态筛选，按创建时间倒序分页返回。",
-            inputSchema = AlertToolProviderSchemas.listAlertsInput,
-            outputSchema = AlertToolProviderSchemas.listAlertsOutput,
+            inputSchema = AlertToolProviderSchemas.ListAlerts.input,
+            outputSchema = AlertToolProviderSchemas.ListAlerts.output,
             scopes = listOf<String>("alerts.read"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.READ,
@@ -127,8 +127,8 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
             name = "update_alert",
             title = "修改价格提醒",
             description = "修改已有价格提醒的目标价、方向、备注或启用状态；未给出的字段保持不变。",
-            inputSchema = AlertToolProviderSchemas.updateAlertInput,
-            outputSchema = AlertToolProviderSchemas.updateAlertOutput,
+            inputSchema = AlertToolProviderSchemas.UpdateAlert.input,
+            outputSchema = AlertToolProviderSchemas.UpdateAlert.output,
             scopes = listOf<String>("alerts.write"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.UPDATE,
@@ -188,7 +188,7 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect create, risk moderate, confirmation provider_policy, execution sync_or_async; scopes: alerts.write.
      */
-    protected abstract fun createAlert(input: CreateAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<CreateAlert.Output>
+    protected abstract fun createAlert(input: CreateAlertInput, request: CetpProviderRequest): AlertToolProviderReply<CreateAlertOutput>
 
     /**
      * deleteAlert runs the tool delete_alert: 删除价格提醒.
@@ -197,7 +197,7 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect delete, risk moderate, confirmation always, execution sync; scopes: alerts.write.
      */
-    protected abstract fun deleteAlert(input: DeleteAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<DeleteAlert.Output>
+    protected abstract fun deleteAlert(input: DeleteAlertInput, request: CetpProviderRequest): AlertToolProviderReply<DeleteAlertOutput>
 
     /**
      * listAlerts runs the tool list_alerts: 查看价格提醒.
@@ -206,7 +206,7 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect read, risk low, confirmation never, execution sync; scopes: alerts.read.
      */
-    protected abstract fun listAlerts(input: ListAlerts.Input, request: CetpProviderRequest): AlertToolProviderReply<ListAlerts.Output>
+    protected abstract fun listAlerts(input: ListAlertsInput, request: CetpProviderRequest): AlertToolProviderReply<ListAlertsOutput>
 
     /**
      * updateAlert runs the tool update_alert: 修改价格提醒.
@@ -215,7 +215,7 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect update, risk moderate, confirmation provider_policy, execution sync; scopes: alerts.write.
      */
-    protected abstract fun updateAlert(input: UpdateAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<UpdateAlert.Output>
+    protected abstract fun updateAlert(input: UpdateAlertInput, request: CetpProviderRequest): AlertToolProviderReply<UpdateAlertOutput>
 
     /**
      * authorize checks, in this order, the shape of the arguments against the

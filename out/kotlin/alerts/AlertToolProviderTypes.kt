@@ -4,6 +4,7 @@
 package com.example.app.cetp
 
 import java.math.BigDecimal
+import java.math.BigInteger
 import kotlinx.serialization.json.JsonArray
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonNull
@@ -11,511 +12,500 @@ import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 
 /**
- * CreateAlert holds the input and output types of the tool create_alert (创建价格提醒).
+ * CreateAlertInput is the input of the tool create_alert.
+ */
+data class CreateAlertInput(
+    val price: BigDecimal,
+    val symbol: String,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["price"] = JsonPrimitive(this.price)
+        json["symbol"] = JsonPrimitive(this.symbol)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [CreateAlertInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): CreateAlertInput {
+            val obj = AlertToolProviderJson.obj(element, path)
+            AlertToolProviderJson.closed(obj, setOf("price", "symbol"), path)
+            return CreateAlertInput(
+                price = AlertToolProviderJson.decimal(AlertToolProviderJson.required(obj, "price", path), AlertToolProviderJson.at(path, "price")),
+                symbol = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "symbol", path), AlertToolProviderJson.at(path, "symbol")),
+            )
+        }
+    }
+}
+
+/**
+ * CreateAlertOutput is the output of the tool create_alert.
+ */
+data class CreateAlertOutput(
+    val alertId: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("alert_id")) json[k] = v
+        json["alert_id"] = JsonPrimitive(this.alertId)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [CreateAlertOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): CreateAlertOutput {
+            val obj = AlertToolProviderJson.obj(element, path)
+            return CreateAlertOutput(
+                alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
+                extra = obj.filterKeys { it !in setOf("alert_id") },
+            )
+        }
+    }
+}
+
+/**
+ * DeleteAlertInput is the input of the tool delete_alert.
+ */
+data class DeleteAlertInput(
+    val alertId: String,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["alert_id"] = JsonPrimitive(this.alertId)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [DeleteAlertInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): DeleteAlertInput {
+            val obj = AlertToolProviderJson.obj(element, path)
+            AlertToolProviderJson.closed(obj, setOf("alert_id"), path)
+            return DeleteAlertInput(
+                alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
+            )
+        }
+    }
+}
+
+/**
+ * DeleteAlertOutput is the output of the tool delete_alert.
+ */
+data class DeleteAlertOutput(
+    val alertId: String,
+    val deleted: Boolean,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("alert_id", "deleted")) json[k] = v
+        json["alert_id"] = JsonPrimitive(this.alertId)
+        json["deleted"] = JsonPrimitive(this.deleted)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [DeleteAlertOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): DeleteAlertOutput {
+            val obj = AlertToolProviderJson.obj(element, path)
+            return DeleteAlertOutput(
+                alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
+                deleted = AlertToolProviderJson.bool(AlertToolProviderJson.required(obj, "deleted", path), AlertToolProviderJson.at(path, "deleted")),
+                extra = obj.filterKeys { it !in setOf("alert_id", "deleted") },
+            )
+        }
+    }
+}
+
+/**
+ * ListAlertsInput is the input of the tool list_alerts.
+ */
+data class ListAlertsInput(
+    /**
+     * Default: 50 (applied by the caller, not by decoding).
+     */
+    val pageSize: Long? = null,
+    /**
+     * 上一页返回的 next_page_token；首页为 null 或省略
+     */
+    val pageToken: AlertToolProviderOptional<String?> = AlertToolProviderOptional.Absent,
+    val status: ListAlertsInputStatus? = null,
+    /**
+     * 只返回该证券的提醒；省略时返回全部
+     */
+    val symbol: String? = null,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        this.pageSize?.let { m -> json["page_size"] = JsonPrimitive(m) }
+        (this.pageToken as? AlertToolProviderOptional.Present)?.let { m -> json["page_token"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        this.status?.let { m -> json["status"] = m.toJson() }
+        this.symbol?.let { m -> json["symbol"] = JsonPrimitive(m) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListAlertsInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListAlertsInput {
+            val obj = AlertToolProviderJson.obj(element, path)
+            AlertToolProviderJson.closed(obj, setOf("page_size", "page_token", "status", "symbol"), path)
+            return ListAlertsInput(
+                pageSize = obj["page_size"]?.let { m -> AlertToolProviderJson.long(m, AlertToolProviderJson.at(path, "page_size")) },
+                pageToken = if (obj.containsKey("page_token")) AlertToolProviderOptional.Present(AlertToolProviderJson.orNull(obj.getValue("page_token")) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "page_token")) }) else AlertToolProviderOptional.Absent,
+                status = obj["status"]?.let { m -> ListAlertsInputStatus.fromJson(m, AlertToolProviderJson.at(path, "status")) },
+                symbol = obj["symbol"]?.let { m -> AlertToolProviderJson.string(m, AlertToolProviderJson.at(path, "symbol")) },
+            )
+        }
+    }
+}
+
+/**
+ * ListAlertsInputStatus is the type of member "status" of ListAlertsInput.
+ */
+enum class ListAlertsInputStatus(val wire: String) {
+    ACTIVE("active"),
+    TRIGGERED("triggered"),
+    PAUSED("paused");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [ListAlertsInputStatus], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ListAlertsInputStatus {
+            val wire = AlertToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * ListAlertsOutput is the output of the tool list_alerts.
+ */
+data class ListAlertsOutput(
+    val alerts: List<ListAlertsAlert>,
+    val nextPageToken: String?,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("alerts", "next_page_token")) json[k] = v
+        json["alerts"] = JsonArray(this.alerts.map { x0 -> x0.toJson() })
+        json["next_page_token"] = (this.nextPageToken?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListAlertsOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListAlertsOutput {
+            val obj = AlertToolProviderJson.obj(element, path)
+            return ListAlertsOutput(
+                alerts = AlertToolProviderJson.arr(AlertToolProviderJson.required(obj, "alerts", path), AlertToolProviderJson.at(path, "alerts")).mapIndexed { i0, e0 -> ListAlertsAlert.fromJson(e0, AlertToolProviderJson.at(AlertToolProviderJson.at(path, "alerts"), i0)) },
+                nextPageToken = AlertToolProviderJson.orNull(AlertToolProviderJson.required(obj, "next_page_token", path)) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "next_page_token")) },
+                extra = obj.filterKeys { it !in setOf("alerts", "next_page_token") },
+            )
+        }
+    }
+}
+
+/**
+ * ListAlertsAlert is the schema at "#/$defs/alert" of list_alerts.
+ */
+data class ListAlertsAlert(
+    val alertId: String,
+    /**
+     * Format: date-time.
+     */
+    val createdAt: String,
+    val direction: ListAlertsAlertDirection,
+    val note: AlertToolProviderOptional<String?> = AlertToolProviderOptional.Absent,
+    val price: BigDecimal,
+    val status: ListAlertsAlertStatus,
+    val symbol: String,
+    /**
+     * Format: date-time.
+     */
+    val triggeredAt: String?,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("alert_id", "created_at", "direction", "note", "price", "status", "symbol", "triggered_at")) json[k] = v
+        json["alert_id"] = JsonPrimitive(this.alertId)
+        json["created_at"] = JsonPrimitive(this.createdAt)
+        json["direction"] = this.direction.toJson()
+        (this.note as? AlertToolProviderOptional.Present)?.let { m -> json["note"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["price"] = JsonPrimitive(this.price)
+        json["status"] = this.status.toJson()
+        json["symbol"] = JsonPrimitive(this.symbol)
+        json["triggered_at"] = (this.triggeredAt?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListAlertsAlert], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListAlertsAlert {
+            val obj = AlertToolProviderJson.obj(element, path)
+            return ListAlertsAlert(
+                alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
+                createdAt = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "created_at", path), AlertToolProviderJson.at(path, "created_at")),
+                direction = ListAlertsAlertDirection.fromJson(AlertToolProviderJson.required(obj, "direction", path), AlertToolProviderJson.at(path, "direction")),
+                note = if (obj.containsKey("note")) AlertToolProviderOptional.Present(AlertToolProviderJson.orNull(obj.getValue("note")) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "note")) }) else AlertToolProviderOptional.Absent,
+                price = AlertToolProviderJson.decimal(AlertToolProviderJson.required(obj, "price", path), AlertToolProviderJson.at(path, "price")),
+                status = ListAlertsAlertStatus.fromJson(AlertToolProviderJson.required(obj, "status", path), AlertToolProviderJson.at(path, "status")),
+                symbol = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "symbol", path), AlertToolProviderJson.at(path, "symbol")),
+                triggeredAt = AlertToolProviderJson.orNull(AlertToolProviderJson.required(obj, "triggered_at", path)) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "triggered_at")) },
+                extra = obj.filterKeys { it !in setOf("alert_id", "created_at", "direction", "note", "price", "status", "symbol", "triggered_at") },
+            )
+        }
+    }
+}
+
+/**
+ * ListAlertsAlertDirection is the type of member "direction" of ListAlertsAlert.
+ */
+enum class ListAlertsAlertDirection(val wire: String) {
+    ABOVE("above"),
+    BELOW("below");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [ListAlertsAlertDirection], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ListAlertsAlertDirection {
+            val wire = AlertToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * ListAlertsAlertStatus is the type of member "status" of ListAlertsAlert.
+ */
+enum class ListAlertsAlertStatus(val wire: String) {
+    ACTIVE("active"),
+    TRIGGERED("triggered"),
+    PAUSED("paused");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [ListAlertsAlertStatus], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ListAlertsAlertStatus {
+            val wire = AlertToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * UpdateAlertInput is the input of the tool update_alert.
+ */
+data class UpdateAlertInput(
+    val alertId: String,
+    val direction: UpdateAlertInputDirection? = null,
+    /**
+     * 设为 null 清除备注
+     */
+    val note: AlertToolProviderOptional<String?> = AlertToolProviderOptional.Absent,
+    val paused: Boolean? = null,
+    val price: BigDecimal? = null,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["alert_id"] = JsonPrimitive(this.alertId)
+        this.direction?.let { m -> json["direction"] = m.toJson() }
+        (this.note as? AlertToolProviderOptional.Present)?.let { m -> json["note"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        this.paused?.let { m -> json["paused"] = JsonPrimitive(m) }
+        this.price?.let { m -> json["price"] = JsonPrimitive(m) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [UpdateAlertInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdateAlertInput {
+            val obj = AlertToolProviderJson.obj(element, path)
+            AlertToolProviderJson.closed(obj, setOf("alert_id", "direction", "note", "paused", "price"), path)
+            return UpdateAlertInput(
+                alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
+                direction = obj["direction"]?.let { m -> UpdateAlertInputDirection.fromJson(m, AlertToolProviderJson.at(path, "direction")) },
+                note = if (obj.containsKey("note")) AlertToolProviderOptional.Present(AlertToolProviderJson.orNull(obj.getValue("note")) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "note")) }) else AlertToolProviderOptional.Absent,
+                paused = obj["paused"]?.let { m -> AlertToolProviderJson.bool(m, AlertToolProviderJson.at(path, "paused")) },
+                price = obj["price"]?.let { m -> AlertToolProviderJson.decimal(m, AlertToolProviderJson.at(path, "price")) },
+            )
+        }
+    }
+}
+
+/**
+ * UpdateAlertInputDirection is the type of member "direction" of UpdateAlertInput.
+ */
+enum class UpdateAlertInputDirection(val wire: String) {
+    ABOVE("above"),
+    BELOW("below");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [UpdateAlertInputDirection], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdateAlertInputDirection {
+            val wire = AlertToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * UpdateAlertOutput is the output of the tool update_alert.
+ */
+data class UpdateAlertOutput(
+    val alertId: String,
+    val status: UpdateAlertOutputStatus,
+    /**
+     * Format: date-time.
+     */
+    val updatedAt: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("alert_id", "status", "updated_at")) json[k] = v
+        json["alert_id"] = JsonPrimitive(this.alertId)
+        json["status"] = this.status.toJson()
+        json["updated_at"] = JsonPrimitive(this.updatedAt)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [UpdateAlertOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdateAlertOutput {
+            val obj = AlertToolProviderJson.obj(element, path)
+            return UpdateAlertOutput(
+                alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
+                status = UpdateAlertOutputStatus.fromJson(AlertToolProviderJson.required(obj, "status", path), AlertToolProviderJson.at(path, "status")),
+                updatedAt = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "updated_at", path), AlertToolProviderJson.at(path, "updated_at")),
+                extra = obj.filterKeys { it !in setOf("alert_id", "status", "updated_at") },
+            )
+        }
+    }
+}
+
+/**
+ * UpdateAlertOutputStatus is the type of member "status" of UpdateAlertOutput.
+ */
+enum class UpdateAlertOutputStatus(val wire: String) {
+    ACTIVE("active"),
+    TRIGGERED("triggered"),
+    PAUSED("paused");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [UpdateAlertOutputStatus], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdateAlertOutputStatus {
+            val wire = AlertToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * CreateAlert converts the input and output of the tool create_alert (创建价格提醒) from and to JSON.
  */
 object CreateAlert {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): CreateAlertInput = CreateAlertInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: CreateAlertInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): CreateAlertOutput = CreateAlertOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        val price: BigDecimal,
-        val symbol: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["price"] = JsonPrimitive(this.price)
-            json["symbol"] = JsonPrimitive(this.symbol)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = AlertToolProviderJson.obj(element, path)
-                AlertToolProviderJson.closed(obj, setOf("price", "symbol"), path)
-                return Input(
-                    price = AlertToolProviderJson.decimal(AlertToolProviderJson.required(obj, "price", path), AlertToolProviderJson.at(path, "price")),
-                    symbol = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "symbol", path), AlertToolProviderJson.at(path, "symbol")),
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val alertId: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("alert_id")) json[k] = v
-            json["alert_id"] = JsonPrimitive(this.alertId)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = AlertToolProviderJson.obj(element, path)
-                return Output(
-                    alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
-                    extra = obj.filterKeys { it !in setOf("alert_id") },
-                )
-            }
-        }
-    }
+    fun encodeOutput(value: CreateAlertOutput): JsonElement = value.toJson()
 }
 
 /**
- * DeleteAlert holds the input and output types of the tool delete_alert (删除价格提醒).
+ * DeleteAlert converts the input and output of the tool delete_alert (删除价格提醒) from and to JSON.
  */
 object DeleteAlert {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): DeleteAlertInput = DeleteAlertInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: DeleteAlertInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): DeleteAlertOutput = DeleteAlertOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        val alertId: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["alert_id"] = JsonPrimitive(this.alertId)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = AlertToolProviderJson.obj(element, path)
-                AlertToolProviderJson.closed(obj, setOf("alert_id"), path)
-                return Input(
-                    alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val alertId: String,
-        /**
-         * Always true (not checked by decoding).
-         */
-        val deleted: Boolean,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("alert_id", "deleted")) json[k] = v
-            json["alert_id"] = JsonPrimitive(this.alertId)
-            json["deleted"] = JsonPrimitive(this.deleted)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = AlertToolProviderJson.obj(element, path)
-                return Output(
-                    alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
-                    deleted = AlertToolProviderJson.bool(AlertToolProviderJson.required(obj, "deleted", path), AlertToolProviderJson.at(path, "deleted")),
-                    extra = obj.filterKeys { it !in setOf("alert_id", "deleted") },
-                )
-            }
-        }
-    }
+    fun encodeOutput(value: DeleteAlertOutput): JsonElement = value.toJson()
 }
 
 /**
- * ListAlerts holds the input and output types of the tool list_alerts (查看价格提醒).
+ * ListAlerts converts the input and output of the tool list_alerts (查看价格提醒) from and to JSON.
  */
 object ListAlerts {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): ListAlertsInput = ListAlertsInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: ListAlertsInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): ListAlertsOutput = ListAlertsOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        /**
-         * Default: 50 (applied by the caller, not by decoding).
-         */
-        val pageSize: Long? = null,
-        /**
-         * 上一页返回的 next_page_token；首页为 null 或省略
-         */
-        val pageToken: AlertToolProviderOptional<String?> = AlertToolProviderOptional.Absent,
-        val status: Status? = null,
-        /**
-         * 只返回该证券的提醒；省略时返回全部
-         */
-        val symbol: String? = null,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            this.pageSize?.let { m -> json["page_size"] = JsonPrimitive(m) }
-            (this.pageToken as? AlertToolProviderOptional.Present)?.let { m -> json["page_token"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            this.status?.let { m -> json["status"] = m.toJson() }
-            this.symbol?.let { m -> json["symbol"] = JsonPrimitive(m) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = AlertToolProviderJson.obj(element, path)
-                AlertToolProviderJson.closed(obj, setOf("page_size", "page_token", "status", "symbol"), path)
-                return Input(
-                    pageSize = obj["page_size"]?.let { m -> AlertToolProviderJson.long(m, AlertToolProviderJson.at(path, "page_size")) },
-                    pageToken = if (obj.containsKey("page_token")) AlertToolProviderOptional.Present(AlertToolProviderJson.orNull(obj.getValue("page_token")) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "page_token")) }) else AlertToolProviderOptional.Absent,
-                    status = obj["status"]?.let { m -> Status.fromJson(m, AlertToolProviderJson.at(path, "status")) },
-                    symbol = obj["symbol"]?.let { m -> AlertToolProviderJson.string(m, AlertToolProviderJson.at(path, "symbol")) },
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val alerts: List<Alert>,
-        val nextPageToken: String?,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("alerts", "next_page_token")) json[k] = v
-            json["alerts"] = JsonArray(this.alerts.map { x0 -> x0.toJson() })
-            json["next_page_token"] = (this.nextPageToken?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = AlertToolProviderJson.obj(element, path)
-                return Output(
-                    alerts = AlertToolProviderJson.arr(AlertToolProviderJson.required(obj, "alerts", path), AlertToolProviderJson.at(path, "alerts")).mapIndexed { i0, e0 -> Alert.fromJson(e0, AlertToolProviderJson.at(AlertToolProviderJson.at(path, "alerts"), i0)) },
-                    nextPageToken = AlertToolProviderJson.orNull(AlertToolProviderJson.required(obj, "next_page_token", path)) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "next_page_token")) },
-                    extra = obj.filterKeys { it !in setOf("alerts", "next_page_token") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Alert is a generated JSON object type.
-     */
-    data class Alert(
-        val alertId: String,
-        /**
-         * Format: date-time.
-         */
-        val createdAt: String,
-        val direction: Direction,
-        val note: AlertToolProviderOptional<String?> = AlertToolProviderOptional.Absent,
-        val price: BigDecimal,
-        val status: Status2,
-        val symbol: String,
-        /**
-         * Format: date-time.
-         */
-        val triggeredAt: String?,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("alert_id", "created_at", "direction", "note", "price", "status", "symbol", "triggered_at")) json[k] = v
-            json["alert_id"] = JsonPrimitive(this.alertId)
-            json["created_at"] = JsonPrimitive(this.createdAt)
-            json["direction"] = this.direction.toJson()
-            (this.note as? AlertToolProviderOptional.Present)?.let { m -> json["note"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["price"] = JsonPrimitive(this.price)
-            json["status"] = this.status.toJson()
-            json["symbol"] = JsonPrimitive(this.symbol)
-            json["triggered_at"] = (this.triggeredAt?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Alert], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Alert {
-                val obj = AlertToolProviderJson.obj(element, path)
-                return Alert(
-                    alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
-                    createdAt = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "created_at", path), AlertToolProviderJson.at(path, "created_at")),
-                    direction = Direction.fromJson(AlertToolProviderJson.required(obj, "direction", path), AlertToolProviderJson.at(path, "direction")),
-                    note = if (obj.containsKey("note")) AlertToolProviderOptional.Present(AlertToolProviderJson.orNull(obj.getValue("note")) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "note")) }) else AlertToolProviderOptional.Absent,
-                    price = AlertToolProviderJson.decimal(AlertToolProviderJson.required(obj, "price", path), AlertToolProviderJson.at(path, "price")),
-                    status = Status2.fromJson(AlertToolProviderJson.required(obj, "status", path), AlertToolProviderJson.at(path, "status")),
-                    symbol = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "symbol", path), AlertToolProviderJson.at(path, "symbol")),
-                    triggeredAt = AlertToolProviderJson.orNull(AlertToolProviderJson.required(obj, "triggered_at", path)) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "triggered_at")) },
-                    extra = obj.filterKeys { it !in setOf("alert_id", "created_at", "direction", "note", "price", "status", "symbol", "triggered_at") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Status is a generated enum of JSON string values.
-     */
-    enum class Status(val wire: String) {
-        ACTIVE("active"),
-        TRIGGERED("triggered"),
-        PAUSED("paused");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Status], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Status {
-                val wire = AlertToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * Direction is a generated enum of JSON string values.
-     */
-    enum class Direction(val wire: String) {
-        ABOVE("above"),
-        BELOW("below");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Direction], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Direction {
-                val wire = AlertToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * Status2 is a generated enum of JSON string values.
-     */
-    enum class Status2(val wire: String) {
-        ACTIVE("active"),
-        TRIGGERED("triggered"),
-        PAUSED("paused");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Status2], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Status2 {
-                val wire = AlertToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
+    fun encodeOutput(value: ListAlertsOutput): JsonElement = value.toJson()
 }
 
 /**
- * UpdateAlert holds the input and output types of the tool update_alert (修改价格提醒).
+ * UpdateAlert converts the input and output of the tool update_alert (修改价格提醒) from and to JSON.
  */
 object UpdateAlert {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): UpdateAlertInput = UpdateAlertInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: UpdateAlertInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): UpdateAlertOutput = UpdateAlertOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        val alertId: String,
-        val direction: Direction? = null,
-        /**
-         * 设为 null 清除备注
-         */
-        val note: AlertToolProviderOptional<String?> = AlertToolProviderOptional.Absent,
-        val paused: Boolean? = null,
-        val price: BigDecimal? = null,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["alert_id"] = JsonPrimitive(this.alertId)
-            this.direction?.let { m -> json["direction"] = m.toJson() }
-            (this.note as? AlertToolProviderOptional.Present)?.let { m -> json["note"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            this.paused?.let { m -> json["paused"] = JsonPrimitive(m) }
-            this.price?.let { m -> json["price"] = JsonPrimitive(m) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = AlertToolProviderJson.obj(element, path)
-                AlertToolProviderJson.closed(obj, setOf("alert_id", "direction", "note", "paused", "price"), path)
-                return Input(
-                    alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
-                    direction = obj["direction"]?.let { m -> Direction.fromJson(m, AlertToolProviderJson.at(path, "direction")) },
-                    note = if (obj.containsKey("note")) AlertToolProviderOptional.Present(AlertToolProviderJson.orNull(obj.getValue("note")) { n0 -> AlertToolProviderJson.string(n0, AlertToolProviderJson.at(path, "note")) }) else AlertToolProviderOptional.Absent,
-                    paused = obj["paused"]?.let { m -> AlertToolProviderJson.bool(m, AlertToolProviderJson.at(path, "paused")) },
-                    price = obj["price"]?.let { m -> AlertToolProviderJson.decimal(m, AlertToolProviderJson.at(path, "price")) },
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val alertId: String,
-        val status: Status,
-        /**
-         * Format: date-time.
-         */
-        val updatedAt: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("alert_id", "status", "updated_at")) json[k] = v
-            json["alert_id"] = JsonPrimitive(this.alertId)
-            json["status"] = this.status.toJson()
-            json["updated_at"] = JsonPrimitive(this.updatedAt)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = AlertToolProviderJson.obj(element, path)
-                return Output(
-                    alertId = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "alert_id", path), AlertToolProviderJson.at(path, "alert_id")),
-                    status = Status.fromJson(AlertToolProviderJson.required(obj, "status", path), AlertToolProviderJson.at(path, "status")),
-                    updatedAt = AlertToolProviderJson.string(AlertToolProviderJson.required(obj, "updated_at", path), AlertToolProviderJson.at(path, "updated_at")),
-                    extra = obj.filterKeys { it !in setOf("alert_id", "status", "updated_at") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Direction is a generated enum of JSON string values.
-     */
-    enum class Direction(val wire: String) {
-        ABOVE("above"),
-        BELOW("below");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Direction], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Direction {
-                val wire = AlertToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * Status is a generated enum of JSON string values.
-     */
-    enum class Status(val wire: String) {
-        ACTIVE("active"),
-        TRIGGERED("triggered"),
-        PAUSED("paused");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Status], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Status {
-                val wire = AlertToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: AlertToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
+    fun encodeOutput(value: UpdateAlertOutput): JsonElement = value.toJson()
 }
-
-
-
-

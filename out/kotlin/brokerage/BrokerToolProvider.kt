@@ -5,6 +5,9 @@ package com.example.broker.cetp
 import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
 import dev.clawseed.sdk.android.cetp.CetpMutationExecutor
 import dev.clawseed.sdk.android.cetp.CetpProviderRequest
+import java.math.BigDecimal
+import kotlinx.serialization.json.JsonElement
+import kotlinx.serialization.json.JsonObject
 
 /**
  * BrokerToolProvider is the app's CETP Provider: it fills in the hooks of the
@@ -21,18 +24,18 @@ class BrokerToolProvider : BrokerToolProviderBase() {
     override fun confirm(request: CetpProviderRequest): BrokerToolProviderConfirmation =
         TODO("show the Provider's own confirmation UI and validate the resume token")
 
-    override fun cancelOrder(input: CancelOrder.Input, request: CetpProviderRequest): BrokerToolProviderReply<CancelOrder.Output> =
+    override fun cancelOrder(input: CancelOrderInput, request: CetpProviderRequest): BrokerToolProviderReply<CancelOrderOutput> =
         TODO("implement the tool cancel_order")
 
-    override fun exportStatements(input: ExportStatements.Input, request: CetpProviderRequest): BrokerToolProviderReply<ExportStatements.Output> =
+    override fun exportStatements(input: ExportStatementsInput, request: CetpProviderRequest): BrokerToolProviderReply<ExportStatementsOutput> =
         TODO("implement the tool export_statements")
 
-    override fun getPortfolio(input: GetPortfolio.Input, request: CetpProviderRequest): BrokerToolProviderReply<GetPortfolio.Output> =
+    override fun getPortfolio(input: GetPortfolioInput, request: CetpProviderRequest): BrokerToolProviderReply<GetPortfolioOutput> =
         TODO("implement the tool get_portfolio")
 
-    override fun getQuote(input: GetQuote.Input, request: CetpProviderRequest): BrokerToolProviderReply<GetQuote.Output> =
+    override fun getQuote(input: GetQuoteInput, request: CetpProviderRequest): BrokerToolProviderReply<GetQuoteOutput> =
         TODO("implement the tool get_quote")
 
-    override fun placeOrder(input: PlaceOrder.Input, request: CetpProviderRequest): BrokerToolProviderReply<PlaceOrder.Output> =
+    override fun placeOrder(input: PlaceOrderInput, request: CetpProviderRequest): BrokerToolProviderReply<PlaceOrderOutput> =
         TODO("implement the tool place_order")
 }

@@ -89,8 +89,8 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
             name = "cancel_order",
             title = "Cancel an open order",
             description = "Requests cancellation of an order that is not yet completely filled. Any part already filled stays filled; the result says how much was cancelled.",
-            inputSchema = BrokerToolProviderSchemas.cancelOrderInput,
-            outputSchema = BrokerToolProviderSchemas.cancelOrderOutput,
+            inputSchema = BrokerToolProviderSchemas.CancelOrder.input,
+            outputSchema = BrokerToolProviderSchemas.CancelOrder.output,
             scopes = listOf<String>("orders.trade"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.UPDATE,
@@ -106,8 +106,8 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
             name = "export_statements",
             title = "Export account statements",
             description = "Builds the account's monthly statements and trade confirmations for a date range. Long ranges are prepared in the background and can exceed the inline result size.",
-            inputSchema = BrokerToolProviderSchemas.exportStatementsInput,
-            outputSchema = BrokerToolProviderSchemas.exportStatementsOutput,
+            inputSchema = BrokerToolProviderSchemas.ExportStatements.input,
+            outputSchema = BrokerToolProviderSchemas.ExportStatements.output,
             scopes = listOf<String>("account.profile", "portfolio.read"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.READ,
@@ -123,8 +123,8 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
             name = "get_portfolio",
             title = "Get portfolio",
             description = "Returns the account's open positions with cost basis and market value, and cash balances keyed by ISO 4217 currency code.",
-            inputSchema = BrokerToolProviderSchemas.getPortfolioInput,
-            outputSchema = BrokerToolProviderSchemas.getPortfolioOutput,
+            inputSchema = BrokerToolProviderSchemas.GetPortfolio.input,
+            outputSchema = BrokerToolProviderSchemas.GetPortfolio.output,
             scopes = listOf<String>("account.profile", "portfolio.read"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.READ,
@@ -140,8 +140,8 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
             name = "get_quote",
             title = "Get a quote",
             description = "Returns the latest delayed quote for one instrument from the exchange feed: last price, bid/ask, day range, volume and trading status.",
-            inputSchema = BrokerToolProviderSchemas.getQuoteInput,
-            outputSchema = BrokerToolProviderSchemas.getQuoteOutput,
+            inputSchema = BrokerToolProviderSchemas.GetQuote.input,
+            outputSchema = BrokerToolProviderSchemas.GetQuote.output,
             scopes = listOf<String>("market.quotes"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.READ,
@@ -157,8 +157,8 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
             name = "place_order",
             title = "Place an order",
             description = "Submits a buy or sell order to the exchange. The broker shows the order (instrument, side, quantity, price and estimated cost) on its own confirmation screen, and the order is sent only after the account holder approves it. A filled order cannot be undone.",
-            inputSchema = BrokerToolProviderSchemas.placeOrderInput,
-            outputSchema = BrokerToolProviderSchemas.placeOrderOutput,
+            inputSchema = BrokerToolProviderSchemas.PlaceOrder.input,
+            outputSchema = BrokerToolProviderSchemas.PlaceOrder.output,
             scopes = listOf<String>("orders.trade", "portfolio.read"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.TRANSACTION,
@@ -218,7 +218,7 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect update, risk moderate, confirmation provider_policy, execution sync; scopes: orders.trade.
      */
-    protected abstract fun cancelOrder(input: CancelOrder.Input, request: CetpProviderRequest): BrokerToolProviderReply<CancelOrder.Output>
+    protected abstract fun cancelOrder(input: CancelOrderInput, request: CetpProviderRequest): BrokerToolProviderReply<CancelOrderOutput>
 
     /**
      * exportStatements runs the tool export_statements: Export account statements.
@@ -227,7 +227,7 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect read, risk low, confirmation never, execution sync_or_async; scopes: account.profile, portfolio.read.
      */
-    protected abstract fun exportStatements(input: ExportStatements.Input, request: CetpProviderRequest): BrokerToolProviderReply<ExportStatements.Output>
+    protected abstract fun exportStatements(input: ExportStatementsInput, request: CetpProviderRequest): BrokerToolProviderReply<ExportStatementsOutput>
 
     /**
      * getPortfolio runs the tool get_portfolio: Get portfolio.
@@ -236,7 +236,7 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect read, risk low, confirmation never, execution sync; scopes: account.profile, portfolio.read.
      */
-    protected abstract fun getPortfolio(input: GetPortfolio.Input, request: CetpProviderRequest): BrokerToolProviderReply<GetPortfolio.Output>
+    protected abstract fun getPortfolio(input: GetPortfolioInput, request: CetpProviderRequest): BrokerToolProviderReply<GetPortfolioOutput>
 
     /**
      * getQuote runs the tool get_quote: Get a quote.
@@ -245,7 +245,7 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect read, risk low, confirmation never, execution sync; scopes: market.quotes.
      */
-    protected abstract fun getQuote(input: GetQuote.Input, request: CetpProviderRequest): BrokerToolProviderReply<GetQuote.Output>
+    protected abstract fun getQuote(input: GetQuoteInput, request: CetpProviderRequest): BrokerToolProviderReply<GetQuoteOutput>
 
     /**
      * placeOrder runs the tool place_order: Place an order.
@@ -254,7 +254,7 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect transaction, risk high, confirmation always, execution sync_or_async; scopes: orders.trade, portfolio.read.
      */
-    protected abstract fun placeOrder(input: PlaceOrder.Input, request: CetpProviderRequest): BrokerToolProviderReply<PlaceOrder.Output>
+    protected abstract fun placeOrder(input: PlaceOrderInput, request: CetpProviderRequest): BrokerToolProviderReply<PlaceOrderOutput>
 
     /**
      * authorize checks, in this order, the shape of the arguments against the

@@ -6,6 +6,7 @@ package com.example.broker.cetp
 import android.app.PendingIntent
 import dev.clawseed.sdk.android.cetp.CetpProviderResult
 import java.math.BigDecimal
+import java.math.BigInteger
 import kotlinx.serialization.json.JsonArray
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonNull
@@ -72,6 +73,24 @@ object BrokerToolProviderJson {
     } catch (x: ArithmeticException) {
         fail(path, "expected an integer")
     }
+
+    /**
+     * bigInteger returns e as an integer of any size, kept exactly: every
+     * integral JSON number (1.0, 1e2) is one. An integer of more than 4096
+     * digits is refused, so that 1e999999999 cannot exhaust the memory.
+     */
+    fun bigInteger(e: JsonElement, path: String): BigInteger {
+        val d = decimal(e, path)
+        if (d.signum() == 0) return BigInteger.ZERO
+        val s = d.stripTrailingZeros()
+        if (s.scale() > 0) fail(path, "expected an integer")
+        if (s.precision() - s.scale() > 4096) fail(path, "expected an integer of at most 4096 digits")
+        return s.toBigIntegerExact()
+    }
+
+    /** withMember returns o with the member key set to the string value. */
+    fun withMember(o: JsonObject, key: String, value: String): JsonObject =
+        JsonObject(LinkedHashMap<String, JsonElement>(o).apply { put(key, JsonPrimitive(value)) })
 
     /** longIn returns e as an integer that is one of the allowed values. */
     fun longIn(e: JsonElement, path: String, allowed: Set<Long>): Long {

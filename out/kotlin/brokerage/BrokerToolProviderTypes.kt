@@ -4,6 +4,7 @@
 package com.example.broker.cetp
 
 import java.math.BigDecimal
+import java.math.BigInteger
 import kotlinx.serialization.json.JsonArray
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonNull
@@ -11,1006 +12,1014 @@ import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 
 /**
- * CancelOrder holds the input and output types of the tool cancel_order (Cancel an open order).
+ * CancelOrderInput is the input of the tool cancel_order.
+ */
+data class CancelOrderInput(
+    val orderId: String,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["order_id"] = JsonPrimitive(this.orderId)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [CancelOrderInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): CancelOrderInput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            BrokerToolProviderJson.closed(obj, setOf("order_id"), path)
+            return CancelOrderInput(
+                orderId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "order_id", path), BrokerToolProviderJson.at(path, "order_id")),
+            )
+        }
+    }
+}
+
+/**
+ * CancelOrderOutput is the output of the tool cancel_order.
+ */
+data class CancelOrderOutput(
+    val cancelledQuantity: BigInteger,
+    val orderId: String,
+    val state: CancelOrderOutputState,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("cancelled_quantity", "order_id", "state")) json[k] = v
+        json["cancelled_quantity"] = JsonPrimitive(this.cancelledQuantity)
+        json["order_id"] = JsonPrimitive(this.orderId)
+        json["state"] = this.state.toJson()
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [CancelOrderOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): CancelOrderOutput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return CancelOrderOutput(
+                cancelledQuantity = BrokerToolProviderJson.bigInteger(BrokerToolProviderJson.required(obj, "cancelled_quantity", path), BrokerToolProviderJson.at(path, "cancelled_quantity")),
+                orderId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "order_id", path), BrokerToolProviderJson.at(path, "order_id")),
+                state = CancelOrderOutputState.fromJson(BrokerToolProviderJson.required(obj, "state", path), BrokerToolProviderJson.at(path, "state")),
+                extra = obj.filterKeys { it !in setOf("cancelled_quantity", "order_id", "state") },
+            )
+        }
+    }
+}
+
+/**
+ * CancelOrderOutputState is the type of member "state" of CancelOrderOutput.
+ */
+enum class CancelOrderOutputState(val wire: String) {
+    CANCELLED("cancelled"),
+    PARTIALLY_CANCELLED("partially_cancelled"),
+    ALREADY_FILLED("already_filled"),
+    ALREADY_CANCELLED("already_cancelled");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [CancelOrderOutputState], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): CancelOrderOutputState {
+            val wire = BrokerToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * ExportStatementsInput is the input of the tool export_statements.
+ */
+data class ExportStatementsInput(
+    /**
+     * Format: date-time.
+     */
+    val from: String,
+    val kinds: List<ExportStatementsInputKindsItem>? = null,
+    /**
+     * Format: date-time.
+     */
+    val to: String,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["from"] = JsonPrimitive(this.from)
+        this.kinds?.let { m -> json["kinds"] = JsonArray(m.map { x0 -> x0.toJson() }) }
+        json["to"] = JsonPrimitive(this.to)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ExportStatementsInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportStatementsInput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            BrokerToolProviderJson.closed(obj, setOf("from", "kinds", "to"), path)
+            return ExportStatementsInput(
+                from = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "from", path), BrokerToolProviderJson.at(path, "from")),
+                kinds = obj["kinds"]?.let { m -> BrokerToolProviderJson.arr(m, BrokerToolProviderJson.at(path, "kinds")).mapIndexed { i0, e0 -> ExportStatementsInputKindsItem.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "kinds"), i0)) } },
+                to = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "to", path), BrokerToolProviderJson.at(path, "to")),
+            )
+        }
+    }
+}
+
+/**
+ * ExportStatementsInputKindsItem is .
+ */
+enum class ExportStatementsInputKindsItem(val wire: String) {
+    MONTHLY_STATEMENT("monthly_statement"),
+    TRADE_CONFIRMATION("trade_confirmation"),
+    TAX_SUMMARY("tax_summary");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [ExportStatementsInputKindsItem], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportStatementsInputKindsItem {
+            val wire = BrokerToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * ExportStatementsOutput is the output of the tool export_statements.
+ */
+data class ExportStatementsOutput(
+    val accountId: String,
+    val documents: List<ExportStatementsOutputDocumentsItem>,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("account_id", "documents")) json[k] = v
+        json["account_id"] = JsonPrimitive(this.accountId)
+        json["documents"] = JsonArray(this.documents.map { x0 -> x0.toJson() })
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ExportStatementsOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportStatementsOutput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return ExportStatementsOutput(
+                accountId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "account_id", path), BrokerToolProviderJson.at(path, "account_id")),
+                documents = BrokerToolProviderJson.arr(BrokerToolProviderJson.required(obj, "documents", path), BrokerToolProviderJson.at(path, "documents")).mapIndexed { i0, e0 -> ExportStatementsOutputDocumentsItem.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "documents"), i0)) },
+                extra = obj.filterKeys { it !in setOf("account_id", "documents") },
+            )
+        }
+    }
+}
+
+/**
+ * ExportStatementsOutputDocumentsItem is .
+ */
+data class ExportStatementsOutputDocumentsItem(
+    val kind: ExportStatementsOutputDocumentsItemKind,
+    val lines: List<ExportStatementsOutputDocumentsItemLinesItem>,
+    /**
+     * Format: date-time.
+     */
+    val periodEnd: String,
+    /**
+     * Format: date-time.
+     */
+    val periodStart: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("kind", "lines", "period_end", "period_start")) json[k] = v
+        json["kind"] = this.kind.toJson()
+        json["lines"] = JsonArray(this.lines.map { x0 -> x0.toJson() })
+        json["period_end"] = JsonPrimitive(this.periodEnd)
+        json["period_start"] = JsonPrimitive(this.periodStart)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ExportStatementsOutputDocumentsItem], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportStatementsOutputDocumentsItem {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return ExportStatementsOutputDocumentsItem(
+                kind = ExportStatementsOutputDocumentsItemKind.fromJson(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind")),
+                lines = BrokerToolProviderJson.arr(BrokerToolProviderJson.required(obj, "lines", path), BrokerToolProviderJson.at(path, "lines")).mapIndexed { i0, e0 -> ExportStatementsOutputDocumentsItemLinesItem.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "lines"), i0)) },
+                periodEnd = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "period_end", path), BrokerToolProviderJson.at(path, "period_end")),
+                periodStart = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "period_start", path), BrokerToolProviderJson.at(path, "period_start")),
+                extra = obj.filterKeys { it !in setOf("kind", "lines", "period_end", "period_start") },
+            )
+        }
+    }
+}
+
+/**
+ * ExportStatementsOutputDocumentsItemKind is the type of member "kind" of ExportStatementsOutputDocumentsItem.
+ */
+enum class ExportStatementsOutputDocumentsItemKind(val wire: String) {
+    MONTHLY_STATEMENT("monthly_statement"),
+    TRADE_CONFIRMATION("trade_confirmation"),
+    TAX_SUMMARY("tax_summary");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [ExportStatementsOutputDocumentsItemKind], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportStatementsOutputDocumentsItemKind {
+            val wire = BrokerToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * ExportStatementsOutputDocumentsItemLinesItem is .
+ */
+data class ExportStatementsOutputDocumentsItemLinesItem(
+    val amount: BigDecimal,
+    val balance: BigDecimal? = null,
+    /**
+     * Format: date-time.
+     */
+    val date: String,
+    val description: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("amount", "balance", "date", "description")) json[k] = v
+        json["amount"] = JsonPrimitive(this.amount)
+        this.balance?.let { m -> json["balance"] = JsonPrimitive(m) }
+        json["date"] = JsonPrimitive(this.date)
+        json["description"] = JsonPrimitive(this.description)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ExportStatementsOutputDocumentsItemLinesItem], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportStatementsOutputDocumentsItemLinesItem {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return ExportStatementsOutputDocumentsItemLinesItem(
+                amount = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "amount", path), BrokerToolProviderJson.at(path, "amount")),
+                balance = obj["balance"]?.let { m -> BrokerToolProviderJson.decimal(m, BrokerToolProviderJson.at(path, "balance")) },
+                date = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "date", path), BrokerToolProviderJson.at(path, "date")),
+                description = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "description", path), BrokerToolProviderJson.at(path, "description")),
+                extra = obj.filterKeys { it !in setOf("amount", "balance", "date", "description") },
+            )
+        }
+    }
+}
+
+/**
+ * GetPortfolioInput is the input of the tool get_portfolio.
+ */
+data class GetPortfolioInput(
+    /**
+     * Default: false (applied by the caller, not by decoding).
+     */
+    val includeClosedToday: Boolean? = null,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        this.includeClosedToday?.let { m -> json["include_closed_today"] = JsonPrimitive(m) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [GetPortfolioInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): GetPortfolioInput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            BrokerToolProviderJson.closed(obj, setOf("include_closed_today"), path)
+            return GetPortfolioInput(
+                includeClosedToday = obj["include_closed_today"]?.let { m -> BrokerToolProviderJson.bool(m, BrokerToolProviderJson.at(path, "include_closed_today")) },
+            )
+        }
+    }
+}
+
+/**
+ * GetPortfolioOutput is the output of the tool get_portfolio.
+ */
+data class GetPortfolioOutput(
+    val account: GetPortfolioOutputAccount,
+    /**
+     * Format: date-time.
+     */
+    val asOf: String,
+    /**
+     * Settled cash per currency code.
+     */
+    val cash: Map<String, BigDecimal>,
+    val positions: List<GetPortfolioPosition>,
+    val totalValue: GetPortfolioMoney,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("account", "as_of", "cash", "positions", "total_value")) json[k] = v
+        json["account"] = this.account.toJson()
+        json["as_of"] = JsonPrimitive(this.asOf)
+        json["cash"] = JsonObject(this.cash.mapValues { (_, x0) -> JsonPrimitive(x0) })
+        json["positions"] = JsonArray(this.positions.map { x0 -> x0.toJson() })
+        json["total_value"] = this.totalValue.toJson()
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [GetPortfolioOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): GetPortfolioOutput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return GetPortfolioOutput(
+                account = GetPortfolioOutputAccount.fromJson(BrokerToolProviderJson.required(obj, "account", path), BrokerToolProviderJson.at(path, "account")),
+                asOf = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "as_of", path), BrokerToolProviderJson.at(path, "as_of")),
+                cash = BrokerToolProviderJson.obj(BrokerToolProviderJson.required(obj, "cash", path), BrokerToolProviderJson.at(path, "cash")).mapValues { (k0, v0) -> BrokerToolProviderJson.decimal(v0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "cash"), k0)) },
+                positions = BrokerToolProviderJson.arr(BrokerToolProviderJson.required(obj, "positions", path), BrokerToolProviderJson.at(path, "positions")).mapIndexed { i0, e0 -> GetPortfolioPosition.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "positions"), i0)) },
+                totalValue = GetPortfolioMoney.fromJson(BrokerToolProviderJson.required(obj, "total_value", path), BrokerToolProviderJson.at(path, "total_value")),
+                extra = obj.filterKeys { it !in setOf("account", "as_of", "cash", "positions", "total_value") },
+            )
+        }
+    }
+}
+
+/**
+ * GetPortfolioOutputAccount is the type of member "account" of GetPortfolioOutput.
+ */
+data class GetPortfolioOutputAccount(
+    val accountId: String,
+    val accountType: GetPortfolioOutputAccountAccountType,
+    val baseCurrency: String,
+    val holderName: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("account_id", "account_type", "base_currency", "holder_name")) json[k] = v
+        json["account_id"] = JsonPrimitive(this.accountId)
+        json["account_type"] = this.accountType.toJson()
+        json["base_currency"] = JsonPrimitive(this.baseCurrency)
+        json["holder_name"] = JsonPrimitive(this.holderName)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [GetPortfolioOutputAccount], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): GetPortfolioOutputAccount {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return GetPortfolioOutputAccount(
+                accountId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "account_id", path), BrokerToolProviderJson.at(path, "account_id")),
+                accountType = GetPortfolioOutputAccountAccountType.fromJson(BrokerToolProviderJson.required(obj, "account_type", path), BrokerToolProviderJson.at(path, "account_type")),
+                baseCurrency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "base_currency", path), BrokerToolProviderJson.at(path, "base_currency")),
+                holderName = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "holder_name", path), BrokerToolProviderJson.at(path, "holder_name")),
+                extra = obj.filterKeys { it !in setOf("account_id", "account_type", "base_currency", "holder_name") },
+            )
+        }
+    }
+}
+
+/**
+ * GetPortfolioOutputAccountAccountType is the type of member "account_type" of GetPortfolioOutputAccount.
+ */
+enum class GetPortfolioOutputAccountAccountType(val wire: String) {
+    CASH("cash"),
+    MARGIN("margin"),
+    RETIREMENT("retirement");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [GetPortfolioOutputAccountAccountType], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): GetPortfolioOutputAccountAccountType {
+            val wire = BrokerToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * GetPortfolioPosition is the schema at "#/$defs/position" of get_portfolio.
+ */
+data class GetPortfolioPosition(
+    val averageCost: GetPortfolioMoney,
+    val closedToday: Boolean,
+    val marketValue: GetPortfolioMoney,
+    val quantity: BigInteger,
+    val symbol: String,
+    val unrealizedPnl: GetPortfolioMoney,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("average_cost", "closed_today", "market_value", "quantity", "symbol", "unrealized_pnl")) json[k] = v
+        json["average_cost"] = this.averageCost.toJson()
+        json["closed_today"] = JsonPrimitive(this.closedToday)
+        json["market_value"] = this.marketValue.toJson()
+        json["quantity"] = JsonPrimitive(this.quantity)
+        json["symbol"] = JsonPrimitive(this.symbol)
+        json["unrealized_pnl"] = this.unrealizedPnl.toJson()
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [GetPortfolioPosition], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): GetPortfolioPosition {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return GetPortfolioPosition(
+                averageCost = GetPortfolioMoney.fromJson(BrokerToolProviderJson.required(obj, "average_cost", path), BrokerToolProviderJson.at(path, "average_cost")),
+                closedToday = BrokerToolProviderJson.bool(BrokerToolProviderJson.required(obj, "closed_today", path), BrokerToolProviderJson.at(path, "closed_today")),
+                marketValue = GetPortfolioMoney.fromJson(BrokerToolProviderJson.required(obj, "market_value", path), BrokerToolProviderJson.at(path, "market_value")),
+                quantity = BrokerToolProviderJson.bigInteger(BrokerToolProviderJson.required(obj, "quantity", path), BrokerToolProviderJson.at(path, "quantity")),
+                symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
+                unrealizedPnl = GetPortfolioMoney.fromJson(BrokerToolProviderJson.required(obj, "unrealized_pnl", path), BrokerToolProviderJson.at(path, "unrealized_pnl")),
+                extra = obj.filterKeys { it !in setOf("average_cost", "closed_today", "market_value", "quantity", "symbol", "unrealized_pnl") },
+            )
+        }
+    }
+}
+
+/**
+ * GetPortfolioMoney is the schema at "#/$defs/money" of get_portfolio.
+ */
+data class GetPortfolioMoney(
+    val amount: BigDecimal,
+    val currency: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("amount", "currency")) json[k] = v
+        json["amount"] = JsonPrimitive(this.amount)
+        json["currency"] = JsonPrimitive(this.currency)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [GetPortfolioMoney], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): GetPortfolioMoney {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return GetPortfolioMoney(
+                amount = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "amount", path), BrokerToolProviderJson.at(path, "amount")),
+                currency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "currency", path), BrokerToolProviderJson.at(path, "currency")),
+                extra = obj.filterKeys { it !in setOf("amount", "currency") },
+            )
+        }
+    }
+}
+
+/**
+ * GetQuoteInput is the input of the tool get_quote.
+ */
+data class GetQuoteInput(
+    /**
+     * Ticker with exchange suffix, such as AAPL.US or 0700.HK.
+     */
+    val symbol: String,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["symbol"] = JsonPrimitive(this.symbol)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [GetQuoteInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): GetQuoteInput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            BrokerToolProviderJson.closed(obj, setOf("symbol"), path)
+            return GetQuoteInput(
+                symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
+            )
+        }
+    }
+}
+
+/**
+ * GetQuoteOutput is the output of the tool get_quote.
+ */
+data class GetQuoteOutput(
+    /**
+     * Format: date-time.
+     */
+    val asOf: String,
+    val ask: BigDecimal?,
+    val bid: BigDecimal?,
+    val currency: String,
+    val dayHigh: BigDecimal? = null,
+    val dayLow: BigDecimal? = null,
+    val delaySeconds: BigInteger,
+    val last: BigDecimal,
+    val status: GetQuoteOutputStatus,
+    val symbol: String,
+    val volume: BigInteger,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("as_of", "ask", "bid", "currency", "day_high", "day_low", "delay_seconds", "last", "status", "symbol", "volume")) json[k] = v
+        json["as_of"] = JsonPrimitive(this.asOf)
+        json["ask"] = (this.ask?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
+        json["bid"] = (this.bid?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
+        json["currency"] = JsonPrimitive(this.currency)
+        this.dayHigh?.let { m -> json["day_high"] = JsonPrimitive(m) }
+        this.dayLow?.let { m -> json["day_low"] = JsonPrimitive(m) }
+        json["delay_seconds"] = JsonPrimitive(this.delaySeconds)
+        json["last"] = JsonPrimitive(this.last)
+        json["status"] = this.status.toJson()
+        json["symbol"] = JsonPrimitive(this.symbol)
+        json["volume"] = JsonPrimitive(this.volume)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [GetQuoteOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): GetQuoteOutput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return GetQuoteOutput(
+                asOf = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "as_of", path), BrokerToolProviderJson.at(path, "as_of")),
+                ask = BrokerToolProviderJson.orNull(BrokerToolProviderJson.required(obj, "ask", path)) { n0 -> BrokerToolProviderJson.decimal(n0, BrokerToolProviderJson.at(path, "ask")) },
+                bid = BrokerToolProviderJson.orNull(BrokerToolProviderJson.required(obj, "bid", path)) { n0 -> BrokerToolProviderJson.decimal(n0, BrokerToolProviderJson.at(path, "bid")) },
+                currency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "currency", path), BrokerToolProviderJson.at(path, "currency")),
+                dayHigh = obj["day_high"]?.let { m -> BrokerToolProviderJson.decimal(m, BrokerToolProviderJson.at(path, "day_high")) },
+                dayLow = obj["day_low"]?.let { m -> BrokerToolProviderJson.decimal(m, BrokerToolProviderJson.at(path, "day_low")) },
+                delaySeconds = BrokerToolProviderJson.bigInteger(BrokerToolProviderJson.required(obj, "delay_seconds", path), BrokerToolProviderJson.at(path, "delay_seconds")),
+                last = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "last", path), BrokerToolProviderJson.at(path, "last")),
+                status = GetQuoteOutputStatus.fromJson(BrokerToolProviderJson.required(obj, "status", path), BrokerToolProviderJson.at(path, "status")),
+                symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
+                volume = BrokerToolProviderJson.bigInteger(BrokerToolProviderJson.required(obj, "volume", path), BrokerToolProviderJson.at(path, "volume")),
+                extra = obj.filterKeys { it !in setOf("as_of", "ask", "bid", "currency", "day_high", "day_low", "delay_seconds", "last", "status", "symbol", "volume") },
+            )
+        }
+    }
+}
+
+/**
+ * GetQuoteOutputStatus is the type of member "status" of GetQuoteOutput.
+ */
+enum class GetQuoteOutputStatus(val wire: String) {
+    PRE_MARKET("pre_market"),
+    OPEN("open"),
+    CLOSED("closed"),
+    HALTED("halted");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [GetQuoteOutputStatus], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): GetQuoteOutputStatus {
+            val wire = BrokerToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * PlaceOrderInput is the input of the tool place_order.
+ */
+data class PlaceOrderInput(
+    val clientNote: BrokerToolProviderOptional<String?> = BrokerToolProviderOptional.Absent,
+    val pricing: PlaceOrderInputPricing,
+    val quantity: Long,
+    val side: PlaceOrderInputSide,
+    val symbol: String,
+    /**
+     * Default: "day" (applied by the caller, not by decoding).
+     */
+    val timeInForce: PlaceOrderInputTimeInForce? = null,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        (this.clientNote as? BrokerToolProviderOptional.Present)?.let { m -> json["client_note"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["pricing"] = this.pricing.toJson()
+        json["quantity"] = JsonPrimitive(this.quantity)
+        json["side"] = this.side.toJson()
+        json["symbol"] = JsonPrimitive(this.symbol)
+        this.timeInForce?.let { m -> json["time_in_force"] = m.toJson() }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [PlaceOrderInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderInput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            BrokerToolProviderJson.closed(obj, setOf("client_note", "pricing", "quantity", "side", "symbol", "time_in_force"), path)
+            return PlaceOrderInput(
+                clientNote = if (obj.containsKey("client_note")) BrokerToolProviderOptional.Present(BrokerToolProviderJson.orNull(obj.getValue("client_note")) { n0 -> BrokerToolProviderJson.string(n0, BrokerToolProviderJson.at(path, "client_note")) }) else BrokerToolProviderOptional.Absent,
+                pricing = PlaceOrderInputPricing.fromJson(BrokerToolProviderJson.required(obj, "pricing", path), BrokerToolProviderJson.at(path, "pricing")),
+                quantity = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "quantity", path), BrokerToolProviderJson.at(path, "quantity")),
+                side = PlaceOrderInputSide.fromJson(BrokerToolProviderJson.required(obj, "side", path), BrokerToolProviderJson.at(path, "side")),
+                symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
+                timeInForce = obj["time_in_force"]?.let { m -> PlaceOrderInputTimeInForce.fromJson(m, BrokerToolProviderJson.at(path, "time_in_force")) },
+            )
+        }
+    }
+}
+
+/**
+ * PlaceOrderInputPricing is the type of member "pricing" of PlaceOrderInput.
+ *
+ * It is one of its variants, told apart by the member "kind".
+ */
+sealed class PlaceOrderInputPricing {
+    /** toJson converts this value to its JSON form, discriminator included. */
+    abstract fun toJson(): JsonObject
+
+    /** Market is the variant whose discriminator is "market". */
+    data class Market(val value: com.example.broker.cetp.PlaceOrderMarketPricing) : PlaceOrderInputPricing() {
+        override fun toJson(): JsonObject = BrokerToolProviderJson.withMember(value.toJson(), "kind", "market")
+    }
+
+    /** Limit is the variant whose discriminator is "limit". */
+    data class Limit(val value: com.example.broker.cetp.PlaceOrderLimitPricing) : PlaceOrderInputPricing() {
+        override fun toJson(): JsonObject = BrokerToolProviderJson.withMember(value.toJson(), "kind", "limit")
+    }
+
+    /** StopLimit is the variant whose discriminator is "stop_limit". */
+    data class StopLimit(val value: com.example.broker.cetp.PlaceOrderStopLimitPricing) : PlaceOrderInputPricing() {
+        override fun toJson(): JsonObject = BrokerToolProviderJson.withMember(value.toJson(), "kind", "stop_limit")
+    }
+
+    companion object {
+        /** fromJson converts a JSON object to the variant its discriminator names, or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderInputPricing {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            val at = BrokerToolProviderJson.at(path, "kind")
+            return when (BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "kind", path), at)) {
+                "market" -> Market(com.example.broker.cetp.PlaceOrderMarketPricing.fromJson(element, path))
+                "limit" -> Limit(com.example.broker.cetp.PlaceOrderLimitPricing.fromJson(element, path))
+                "stop_limit" -> StopLimit(com.example.broker.cetp.PlaceOrderStopLimitPricing.fromJson(element, path))
+                else -> BrokerToolProviderJson.fail(at, "unknown variant")
+            }
+        }
+    }
+}
+
+/**
+ * PlaceOrderMarketPricing is the schema at "#/$defs/market_pricing" of place_order.
+ */
+data class PlaceOrderMarketPricing(
+    val kind: String,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["kind"] = JsonPrimitive(this.kind)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [PlaceOrderMarketPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderMarketPricing {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            BrokerToolProviderJson.closed(obj, setOf("kind"), path)
+            return PlaceOrderMarketPricing(
+                kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "market"),
+            )
+        }
+    }
+}
+
+/**
+ * PlaceOrderLimitPricing is the schema at "#/$defs/limit_pricing" of place_order.
+ */
+data class PlaceOrderLimitPricing(
+    val kind: String,
+    val limitPrice: BigDecimal,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["kind"] = JsonPrimitive(this.kind)
+        json["limit_price"] = JsonPrimitive(this.limitPrice)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [PlaceOrderLimitPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderLimitPricing {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            BrokerToolProviderJson.closed(obj, setOf("kind", "limit_price"), path)
+            return PlaceOrderLimitPricing(
+                kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "limit"),
+                limitPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "limit_price", path), BrokerToolProviderJson.at(path, "limit_price")),
+            )
+        }
+    }
+}
+
+/**
+ * PlaceOrderStopLimitPricing is the schema at "#/$defs/stop_limit_pricing" of place_order.
+ */
+data class PlaceOrderStopLimitPricing(
+    val kind: String,
+    val limitPrice: BigDecimal,
+    val stopPrice: BigDecimal,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["kind"] = JsonPrimitive(this.kind)
+        json["limit_price"] = JsonPrimitive(this.limitPrice)
+        json["stop_price"] = JsonPrimitive(this.stopPrice)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [PlaceOrderStopLimitPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderStopLimitPricing {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            BrokerToolProviderJson.closed(obj, setOf("kind", "limit_price", "stop_price"), path)
+            return PlaceOrderStopLimitPricing(
+                kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "stop_limit"),
+                limitPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "limit_price", path), BrokerToolProviderJson.at(path, "limit_price")),
+                stopPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "stop_price", path), BrokerToolProviderJson.at(path, "stop_price")),
+            )
+        }
+    }
+}
+
+/**
+ * PlaceOrderInputSide is the type of member "side" of PlaceOrderInput.
+ */
+enum class PlaceOrderInputSide(val wire: String) {
+    BUY("buy"),
+    SELL("sell");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [PlaceOrderInputSide], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderInputSide {
+            val wire = BrokerToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * PlaceOrderInputTimeInForce is the type of member "time_in_force" of PlaceOrderInput.
+ */
+enum class PlaceOrderInputTimeInForce(val wire: String) {
+    DAY("day"),
+    GTC("gtc"),
+    IOC("ioc");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [PlaceOrderInputTimeInForce], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderInputTimeInForce {
+            val wire = BrokerToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * PlaceOrderOutput is the output of the tool place_order.
+ */
+data class PlaceOrderOutput(
+    val averageFillPrice: BigDecimal?,
+    val fees: PlaceOrderOutputFees,
+    val filledQuantity: BigInteger,
+    val orderId: String,
+    val rejectionReason: String?,
+    val state: PlaceOrderOutputState,
+    /**
+     * Format: date-time.
+     */
+    val submittedAt: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("average_fill_price", "fees", "filled_quantity", "order_id", "rejection_reason", "state", "submitted_at")) json[k] = v
+        json["average_fill_price"] = (this.averageFillPrice?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
+        json["fees"] = this.fees.toJson()
+        json["filled_quantity"] = JsonPrimitive(this.filledQuantity)
+        json["order_id"] = JsonPrimitive(this.orderId)
+        json["rejection_reason"] = (this.rejectionReason?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
+        json["state"] = this.state.toJson()
+        json["submitted_at"] = JsonPrimitive(this.submittedAt)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [PlaceOrderOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderOutput {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return PlaceOrderOutput(
+                averageFillPrice = BrokerToolProviderJson.orNull(BrokerToolProviderJson.required(obj, "average_fill_price", path)) { n0 -> BrokerToolProviderJson.decimal(n0, BrokerToolProviderJson.at(path, "average_fill_price")) },
+                fees = PlaceOrderOutputFees.fromJson(BrokerToolProviderJson.required(obj, "fees", path), BrokerToolProviderJson.at(path, "fees")),
+                filledQuantity = BrokerToolProviderJson.bigInteger(BrokerToolProviderJson.required(obj, "filled_quantity", path), BrokerToolProviderJson.at(path, "filled_quantity")),
+                orderId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "order_id", path), BrokerToolProviderJson.at(path, "order_id")),
+                rejectionReason = BrokerToolProviderJson.orNull(BrokerToolProviderJson.required(obj, "rejection_reason", path)) { n0 -> BrokerToolProviderJson.string(n0, BrokerToolProviderJson.at(path, "rejection_reason")) },
+                state = PlaceOrderOutputState.fromJson(BrokerToolProviderJson.required(obj, "state", path), BrokerToolProviderJson.at(path, "state")),
+                submittedAt = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "submitted_at", path), BrokerToolProviderJson.at(path, "submitted_at")),
+                extra = obj.filterKeys { it !in setOf("average_fill_price", "fees", "filled_quantity", "order_id", "rejection_reason", "state", "submitted_at") },
+            )
+        }
+    }
+}
+
+/**
+ * PlaceOrderOutputFees is the type of member "fees" of PlaceOrderOutput.
+ */
+data class PlaceOrderOutputFees(
+    val commission: BigDecimal,
+    val currency: String,
+    val exchangeFee: BigDecimal,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("commission", "currency", "exchange_fee")) json[k] = v
+        json["commission"] = JsonPrimitive(this.commission)
+        json["currency"] = JsonPrimitive(this.currency)
+        json["exchange_fee"] = JsonPrimitive(this.exchangeFee)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [PlaceOrderOutputFees], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderOutputFees {
+            val obj = BrokerToolProviderJson.obj(element, path)
+            return PlaceOrderOutputFees(
+                commission = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "commission", path), BrokerToolProviderJson.at(path, "commission")),
+                currency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "currency", path), BrokerToolProviderJson.at(path, "currency")),
+                exchangeFee = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "exchange_fee", path), BrokerToolProviderJson.at(path, "exchange_fee")),
+                extra = obj.filterKeys { it !in setOf("commission", "currency", "exchange_fee") },
+            )
+        }
+    }
+}
+
+/**
+ * PlaceOrderOutputState is the type of member "state" of PlaceOrderOutput.
+ */
+enum class PlaceOrderOutputState(val wire: String) {
+    ACCEPTED("accepted"),
+    PARTIALLY_FILLED("partially_filled"),
+    FILLED("filled"),
+    REJECTED("rejected");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [PlaceOrderOutputState], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): PlaceOrderOutputState {
+            val wire = BrokerToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * CancelOrder converts the input and output of the tool cancel_order (Cancel an open order) from and to JSON.
  */
 object CancelOrder {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): CancelOrderInput = CancelOrderInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: CancelOrderInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): CancelOrderOutput = CancelOrderOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        val orderId: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["order_id"] = JsonPrimitive(this.orderId)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("order_id"), path)
-                return Input(
-                    orderId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "order_id", path), BrokerToolProviderJson.at(path, "order_id")),
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val cancelledQuantity: Long,
-        val orderId: String,
-        val state: State,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("cancelled_quantity", "order_id", "state")) json[k] = v
-            json["cancelled_quantity"] = JsonPrimitive(this.cancelledQuantity)
-            json["order_id"] = JsonPrimitive(this.orderId)
-            json["state"] = this.state.toJson()
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return Output(
-                    cancelledQuantity = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "cancelled_quantity", path), BrokerToolProviderJson.at(path, "cancelled_quantity")),
-                    orderId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "order_id", path), BrokerToolProviderJson.at(path, "order_id")),
-                    state = State.fromJson(BrokerToolProviderJson.required(obj, "state", path), BrokerToolProviderJson.at(path, "state")),
-                    extra = obj.filterKeys { it !in setOf("cancelled_quantity", "order_id", "state") },
-                )
-            }
-        }
-    }
-
-    /**
-     * State is a generated enum of JSON string values.
-     */
-    enum class State(val wire: String) {
-        CANCELLED("cancelled"),
-        PARTIALLY_CANCELLED("partially_cancelled"),
-        ALREADY_FILLED("already_filled"),
-        ALREADY_CANCELLED("already_cancelled");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [State], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): State {
-                val wire = BrokerToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
+    fun encodeOutput(value: CancelOrderOutput): JsonElement = value.toJson()
 }
 
 /**
- * ExportStatements holds the input and output types of the tool export_statements (Export account statements).
+ * ExportStatements converts the input and output of the tool export_statements (Export account statements) from and to JSON.
  */
 object ExportStatements {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): ExportStatementsInput = ExportStatementsInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: ExportStatementsInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): ExportStatementsOutput = ExportStatementsOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        /**
-         * Format: date-time.
-         */
-        val from: String,
-        val kinds: List<KindsItem>? = null,
-        /**
-         * Format: date-time.
-         */
-        val to: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["from"] = JsonPrimitive(this.from)
-            this.kinds?.let { m -> json["kinds"] = JsonArray(m.map { x0 -> x0.toJson() }) }
-            json["to"] = JsonPrimitive(this.to)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("from", "kinds", "to"), path)
-                return Input(
-                    from = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "from", path), BrokerToolProviderJson.at(path, "from")),
-                    kinds = obj["kinds"]?.let { m -> BrokerToolProviderJson.arr(m, BrokerToolProviderJson.at(path, "kinds")).mapIndexed { i0, e0 -> KindsItem.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "kinds"), i0)) } },
-                    to = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "to", path), BrokerToolProviderJson.at(path, "to")),
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val accountId: String,
-        val documents: List<DocumentsItem>,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("account_id", "documents")) json[k] = v
-            json["account_id"] = JsonPrimitive(this.accountId)
-            json["documents"] = JsonArray(this.documents.map { x0 -> x0.toJson() })
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return Output(
-                    accountId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "account_id", path), BrokerToolProviderJson.at(path, "account_id")),
-                    documents = BrokerToolProviderJson.arr(BrokerToolProviderJson.required(obj, "documents", path), BrokerToolProviderJson.at(path, "documents")).mapIndexed { i0, e0 -> DocumentsItem.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "documents"), i0)) },
-                    extra = obj.filterKeys { it !in setOf("account_id", "documents") },
-                )
-            }
-        }
-    }
-
-    /**
-     * DocumentsItem is a generated JSON object type.
-     */
-    data class DocumentsItem(
-        val kind: Kind,
-        val lines: List<LinesItem>,
-        /**
-         * Format: date-time.
-         */
-        val periodEnd: String,
-        /**
-         * Format: date-time.
-         */
-        val periodStart: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("kind", "lines", "period_end", "period_start")) json[k] = v
-            json["kind"] = this.kind.toJson()
-            json["lines"] = JsonArray(this.lines.map { x0 -> x0.toJson() })
-            json["period_end"] = JsonPrimitive(this.periodEnd)
-            json["period_start"] = JsonPrimitive(this.periodStart)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [DocumentsItem], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): DocumentsItem {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return DocumentsItem(
-                    kind = Kind.fromJson(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind")),
-                    lines = BrokerToolProviderJson.arr(BrokerToolProviderJson.required(obj, "lines", path), BrokerToolProviderJson.at(path, "lines")).mapIndexed { i0, e0 -> LinesItem.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "lines"), i0)) },
-                    periodEnd = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "period_end", path), BrokerToolProviderJson.at(path, "period_end")),
-                    periodStart = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "period_start", path), BrokerToolProviderJson.at(path, "period_start")),
-                    extra = obj.filterKeys { it !in setOf("kind", "lines", "period_end", "period_start") },
-                )
-            }
-        }
-    }
-
-    /**
-     * LinesItem is a generated JSON object type.
-     */
-    data class LinesItem(
-        val amount: BigDecimal,
-        val balance: BigDecimal? = null,
-        /**
-         * Format: date-time.
-         */
-        val date: String,
-        val description: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("amount", "balance", "date", "description")) json[k] = v
-            json["amount"] = JsonPrimitive(this.amount)
-            this.balance?.let { m -> json["balance"] = JsonPrimitive(m) }
-            json["date"] = JsonPrimitive(this.date)
-            json["description"] = JsonPrimitive(this.description)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [LinesItem], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): LinesItem {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return LinesItem(
-                    amount = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "amount", path), BrokerToolProviderJson.at(path, "amount")),
-                    balance = obj["balance"]?.let { m -> BrokerToolProviderJson.decimal(m, BrokerToolProviderJson.at(path, "balance")) },
-                    date = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "date", path), BrokerToolProviderJson.at(path, "date")),
-                    description = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "description", path), BrokerToolProviderJson.at(path, "description")),
-                    extra = obj.filterKeys { it !in setOf("amount", "balance", "date", "description") },
-                )
-            }
-        }
-    }
-
-    /**
-     * KindsItem is a generated enum of JSON string values.
-     */
-    enum class KindsItem(val wire: String) {
-        MONTHLY_STATEMENT("monthly_statement"),
-        TRADE_CONFIRMATION("trade_confirmation"),
-        TAX_SUMMARY("tax_summary");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [KindsItem], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): KindsItem {
-                val wire = BrokerToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * Kind is a generated enum of JSON string values.
-     */
-    enum class Kind(val wire: String) {
-        MONTHLY_STATEMENT("monthly_statement"),
-        TRADE_CONFIRMATION("trade_confirmation"),
-        TAX_SUMMARY("tax_summary");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Kind], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Kind {
-                val wire = BrokerToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
+    fun encodeOutput(value: ExportStatementsOutput): JsonElement = value.toJson()
 }
 
 /**
- * GetPortfolio holds the input and output types of the tool get_portfolio (Get portfolio).
+ * GetPortfolio converts the input and output of the tool get_portfolio (Get portfolio) from and to JSON.
  */
 object GetPortfolio {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): GetPortfolioInput = GetPortfolioInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: GetPortfolioInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): GetPortfolioOutput = GetPortfolioOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        /**
-         * Default: false (applied by the caller, not by decoding).
-         */
-        val includeClosedToday: Boolean? = null,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            this.includeClosedToday?.let { m -> json["include_closed_today"] = JsonPrimitive(m) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("include_closed_today"), path)
-                return Input(
-                    includeClosedToday = obj["include_closed_today"]?.let { m -> BrokerToolProviderJson.bool(m, BrokerToolProviderJson.at(path, "include_closed_today")) },
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val account: Account,
-        /**
-         * Format: date-time.
-         */
-        val asOf: String,
-        /**
-         * Settled cash per currency code.
-         */
-        val cash: Map<String, BigDecimal>,
-        val positions: List<Position>,
-        val totalValue: Money,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("account", "as_of", "cash", "positions", "total_value")) json[k] = v
-            json["account"] = this.account.toJson()
-            json["as_of"] = JsonPrimitive(this.asOf)
-            json["cash"] = JsonObject(this.cash.mapValues { (_, x0) -> JsonPrimitive(x0) })
-            json["positions"] = JsonArray(this.positions.map { x0 -> x0.toJson() })
-            json["total_value"] = this.totalValue.toJson()
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return Output(
-                    account = Account.fromJson(BrokerToolProviderJson.required(obj, "account", path), BrokerToolProviderJson.at(path, "account")),
-                    asOf = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "as_of", path), BrokerToolProviderJson.at(path, "as_of")),
-                    cash = BrokerToolProviderJson.obj(BrokerToolProviderJson.required(obj, "cash", path), BrokerToolProviderJson.at(path, "cash")).mapValues { (k0, v0) -> BrokerToolProviderJson.decimal(v0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "cash"), k0)) },
-                    positions = BrokerToolProviderJson.arr(BrokerToolProviderJson.required(obj, "positions", path), BrokerToolProviderJson.at(path, "positions")).mapIndexed { i0, e0 -> Position.fromJson(e0, BrokerToolProviderJson.at(BrokerToolProviderJson.at(path, "positions"), i0)) },
-                    totalValue = Money.fromJson(BrokerToolProviderJson.required(obj, "total_value", path), BrokerToolProviderJson.at(path, "total_value")),
-                    extra = obj.filterKeys { it !in setOf("account", "as_of", "cash", "positions", "total_value") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Account is a generated JSON object type.
-     */
-    data class Account(
-        val accountId: String,
-        val accountType: AccountType,
-        val baseCurrency: String,
-        val holderName: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("account_id", "account_type", "base_currency", "holder_name")) json[k] = v
-            json["account_id"] = JsonPrimitive(this.accountId)
-            json["account_type"] = this.accountType.toJson()
-            json["base_currency"] = JsonPrimitive(this.baseCurrency)
-            json["holder_name"] = JsonPrimitive(this.holderName)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Account], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Account {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return Account(
-                    accountId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "account_id", path), BrokerToolProviderJson.at(path, "account_id")),
-                    accountType = AccountType.fromJson(BrokerToolProviderJson.required(obj, "account_type", path), BrokerToolProviderJson.at(path, "account_type")),
-                    baseCurrency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "base_currency", path), BrokerToolProviderJson.at(path, "base_currency")),
-                    holderName = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "holder_name", path), BrokerToolProviderJson.at(path, "holder_name")),
-                    extra = obj.filterKeys { it !in setOf("account_id", "account_type", "base_currency", "holder_name") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Position is a generated JSON object type.
-     */
-    data class Position(
-        val averageCost: Money,
-        val closedToday: Boolean,
-        val marketValue: Money,
-        val quantity: Long,
-        val symbol: String,
-        val unrealizedPnl: Money,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("average_cost", "closed_today", "market_value", "quantity", "symbol", "unrealized_pnl")) json[k] = v
-            json["average_cost"] = this.averageCost.toJson()
-            json["closed_today"] = JsonPrimitive(this.closedToday)
-            json["market_value"] = this.marketValue.toJson()
-            json["quantity"] = JsonPrimitive(this.quantity)
-            json["symbol"] = JsonPrimitive(this.symbol)
-            json["unrealized_pnl"] = this.unrealizedPnl.toJson()
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Position], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Position {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return Position(
-                    averageCost = Money.fromJson(BrokerToolProviderJson.required(obj, "average_cost", path), BrokerToolProviderJson.at(path, "average_cost")),
-                    closedToday = BrokerToolProviderJson.bool(BrokerToolProviderJson.required(obj, "closed_today", path), BrokerToolProviderJson.at(path, "closed_today")),
-                    marketValue = Money.fromJson(BrokerToolProviderJson.required(obj, "market_value", path), BrokerToolProviderJson.at(path, "market_value")),
-                    quantity = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "quantity", path), BrokerToolProviderJson.at(path, "quantity")),
-                    symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
-                    unrealizedPnl = Money.fromJson(BrokerToolProviderJson.required(obj, "unrealized_pnl", path), BrokerToolProviderJson.at(path, "unrealized_pnl")),
-                    extra = obj.filterKeys { it !in setOf("average_cost", "closed_today", "market_value", "quantity", "symbol", "unrealized_pnl") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Money is a generated JSON object type.
-     */
-    data class Money(
-        val amount: BigDecimal,
-        val currency: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("amount", "currency")) json[k] = v
-            json["amount"] = JsonPrimitive(this.amount)
-            json["currency"] = JsonPrimitive(this.currency)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Money], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Money {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return Money(
-                    amount = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "amount", path), BrokerToolProviderJson.at(path, "amount")),
-                    currency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "currency", path), BrokerToolProviderJson.at(path, "currency")),
-                    extra = obj.filterKeys { it !in setOf("amount", "currency") },
-                )
-            }
-        }
-    }
-
-    /**
-     * AccountType is a generated enum of JSON string values.
-     */
-    enum class AccountType(val wire: String) {
-        CASH("cash"),
-        MARGIN("margin"),
-        RETIREMENT("retirement");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [AccountType], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): AccountType {
-                val wire = BrokerToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
+    fun encodeOutput(value: GetPortfolioOutput): JsonElement = value.toJson()
 }
 
 /**
- * GetQuote holds the input and output types of the tool get_quote (Get a quote).
+ * GetQuote converts the input and output of the tool get_quote (Get a quote) from and to JSON.
  */
 object GetQuote {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): GetQuoteInput = GetQuoteInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: GetQuoteInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): GetQuoteOutput = GetQuoteOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        /**
-         * Ticker with exchange suffix, such as AAPL.US or 0700.HK.
-         */
-        val symbol: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["symbol"] = JsonPrimitive(this.symbol)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("symbol"), path)
-                return Input(
-                    symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        /**
-         * Format: date-time.
-         */
-        val asOf: String,
-        val ask: BigDecimal?,
-        val bid: BigDecimal?,
-        val currency: String,
-        val dayHigh: BigDecimal? = null,
-        val dayLow: BigDecimal? = null,
-        val delaySeconds: Long,
-        val last: BigDecimal,
-        val status: Status,
-        val symbol: String,
-        val volume: Long,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("as_of", "ask", "bid", "currency", "day_high", "day_low", "delay_seconds", "last", "status", "symbol", "volume")) json[k] = v
-            json["as_of"] = JsonPrimitive(this.asOf)
-            json["ask"] = (this.ask?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
-            json["bid"] = (this.bid?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
-            json["currency"] = JsonPrimitive(this.currency)
-            this.dayHigh?.let { m -> json["day_high"] = JsonPrimitive(m) }
-            this.dayLow?.let { m -> json["day_low"] = JsonPrimitive(m) }
-            json["delay_seconds"] = JsonPrimitive(this.delaySeconds)
-            json["last"] = JsonPrimitive(this.last)
-            json["status"] = this.status.toJson()
-            json["symbol"] = JsonPrimitive(this.symbol)
-            json["volume"] = JsonPrimitive(this.volume)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return Output(
-                    asOf = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "as_of", path), BrokerToolProviderJson.at(path, "as_of")),
-                    ask = BrokerToolProviderJson.orNull(BrokerToolProviderJson.required(obj, "ask", path)) { n0 -> BrokerToolProviderJson.decimal(n0, BrokerToolProviderJson.at(path, "ask")) },
-                    bid = BrokerToolProviderJson.orNull(BrokerToolProviderJson.required(obj, "bid", path)) { n0 -> BrokerToolProviderJson.decimal(n0, BrokerToolProviderJson.at(path, "bid")) },
-                    currency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "currency", path), BrokerToolProviderJson.at(path, "currency")),
-                    dayHigh = obj["day_high"]?.let { m -> BrokerToolProviderJson.decimal(m, BrokerToolProviderJson.at(path, "day_high")) },
-                    dayLow = obj["day_low"]?.let { m -> BrokerToolProviderJson.decimal(m, BrokerToolProviderJson.at(path, "day_low")) },
-                    delaySeconds = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "delay_seconds", path), BrokerToolProviderJson.at(path, "delay_seconds")),
-                    last = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "last", path), BrokerToolProviderJson.at(path, "last")),
-                    status = Status.fromJson(BrokerToolProviderJson.required(obj, "status", path), BrokerToolProviderJson.at(path, "status")),
-                    symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
-                    volume = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "volume", path), BrokerToolProviderJson.at(path, "volume")),
-                    extra = obj.filterKeys { it !in setOf("as_of", "ask", "bid", "currency", "day_high", "day_low", "delay_seconds", "last", "status", "symbol", "volume") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Status is a generated enum of JSON string values.
-     */
-    enum class Status(val wire: String) {
-        PRE_MARKET("pre_market"),
-        OPEN("open"),
-        CLOSED("closed"),
-        HALTED("halted");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Status], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Status {
-                val wire = BrokerToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
+    fun encodeOutput(value: GetQuoteOutput): JsonElement = value.toJson()
 }
 
 /**
- * PlaceOrder holds the input and output types of the tool place_order (Place an order).
+ * PlaceOrder converts the input and output of the tool place_order (Place an order) from and to JSON.
  */
 object PlaceOrder {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): PlaceOrderInput = PlaceOrderInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: PlaceOrderInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): PlaceOrderOutput = PlaceOrderOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        val clientNote: BrokerToolProviderOptional<String?> = BrokerToolProviderOptional.Absent,
-        val pricing: Pricing,
-        val quantity: Long,
-        val side: Side,
-        val symbol: String,
-        /**
-         * Default: "day" (applied by the caller, not by decoding).
-         */
-        val timeInForce: TimeInForce? = null,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            (this.clientNote as? BrokerToolProviderOptional.Present)?.let { m -> json["client_note"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["pricing"] = this.pricing.toJson()
-            json["quantity"] = JsonPrimitive(this.quantity)
-            json["side"] = this.side.toJson()
-            json["symbol"] = JsonPrimitive(this.symbol)
-            this.timeInForce?.let { m -> json["time_in_force"] = m.toJson() }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("client_note", "pricing", "quantity", "side", "symbol", "time_in_force"), path)
-                return Input(
-                    clientNote = if (obj.containsKey("client_note")) BrokerToolProviderOptional.Present(BrokerToolProviderJson.orNull(obj.getValue("client_note")) { n0 -> BrokerToolProviderJson.string(n0, BrokerToolProviderJson.at(path, "client_note")) }) else BrokerToolProviderOptional.Absent,
-                    pricing = Pricing.fromJson(BrokerToolProviderJson.required(obj, "pricing", path), BrokerToolProviderJson.at(path, "pricing")),
-                    quantity = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "quantity", path), BrokerToolProviderJson.at(path, "quantity")),
-                    side = Side.fromJson(BrokerToolProviderJson.required(obj, "side", path), BrokerToolProviderJson.at(path, "side")),
-                    symbol = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "symbol", path), BrokerToolProviderJson.at(path, "symbol")),
-                    timeInForce = obj["time_in_force"]?.let { m -> TimeInForce.fromJson(m, BrokerToolProviderJson.at(path, "time_in_force")) },
-                )
-            }
-        }
-    }
-
-    /**
-     * MarketPricing is a generated JSON object type.
-     */
-    data class MarketPricing(
-        val kind: String,
-    ) : Pricing {
-        /** toJson converts this value to its JSON form. */
-        override fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["kind"] = JsonPrimitive(this.kind)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [MarketPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): MarketPricing {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("kind"), path)
-                return MarketPricing(
-                    kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "market"),
-                )
-            }
-        }
-    }
-
-    /**
-     * LimitPricing is a generated JSON object type.
-     */
-    data class LimitPricing(
-        val kind: String,
-        val limitPrice: BigDecimal,
-    ) : Pricing {
-        /** toJson converts this value to its JSON form. */
-        override fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["kind"] = JsonPrimitive(this.kind)
-            json["limit_price"] = JsonPrimitive(this.limitPrice)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [LimitPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): LimitPricing {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("kind", "limit_price"), path)
-                return LimitPricing(
-                    kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "limit"),
-                    limitPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "limit_price", path), BrokerToolProviderJson.at(path, "limit_price")),
-                )
-            }
-        }
-    }
-
-    /**
-     * StopLimitPricing is a generated JSON object type.
-     */
-    data class StopLimitPricing(
-        val kind: String,
-        val limitPrice: BigDecimal,
-        val stopPrice: BigDecimal,
-    ) : Pricing {
-        /** toJson converts this value to its JSON form. */
-        override fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["kind"] = JsonPrimitive(this.kind)
-            json["limit_price"] = JsonPrimitive(this.limitPrice)
-            json["stop_price"] = JsonPrimitive(this.stopPrice)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [StopLimitPricing], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): StopLimitPricing {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                BrokerToolProviderJson.closed(obj, setOf("kind", "limit_price", "stop_price"), path)
-                return StopLimitPricing(
-                    kind = BrokerToolProviderJson.constant(BrokerToolProviderJson.required(obj, "kind", path), BrokerToolProviderJson.at(path, "kind"), "stop_limit"),
-                    limitPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "limit_price", path), BrokerToolProviderJson.at(path, "limit_price")),
-                    stopPrice = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "stop_price", path), BrokerToolProviderJson.at(path, "stop_price")),
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val averageFillPrice: BigDecimal?,
-        val fees: Fees,
-        val filledQuantity: Long,
-        val orderId: String,
-        val rejectionReason: String?,
-        val state: State,
-        /**
-         * Format: date-time.
-         */
-        val submittedAt: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("average_fill_price", "fees", "filled_quantity", "order_id", "rejection_reason", "state", "submitted_at")) json[k] = v
-            json["average_fill_price"] = (this.averageFillPrice?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
-            json["fees"] = this.fees.toJson()
-            json["filled_quantity"] = JsonPrimitive(this.filledQuantity)
-            json["order_id"] = JsonPrimitive(this.orderId)
-            json["rejection_reason"] = (this.rejectionReason?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
-            json["state"] = this.state.toJson()
-            json["submitted_at"] = JsonPrimitive(this.submittedAt)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return Output(
-                    averageFillPrice = BrokerToolProviderJson.orNull(BrokerToolProviderJson.required(obj, "average_fill_price", path)) { n0 -> BrokerToolProviderJson.decimal(n0, BrokerToolProviderJson.at(path, "average_fill_price")) },
-                    fees = Fees.fromJson(BrokerToolProviderJson.required(obj, "fees", path), BrokerToolProviderJson.at(path, "fees")),
-                    filledQuantity = BrokerToolProviderJson.long(BrokerToolProviderJson.required(obj, "filled_quantity", path), BrokerToolProviderJson.at(path, "filled_quantity")),
-                    orderId = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "order_id", path), BrokerToolProviderJson.at(path, "order_id")),
-                    rejectionReason = BrokerToolProviderJson.orNull(BrokerToolProviderJson.required(obj, "rejection_reason", path)) { n0 -> BrokerToolProviderJson.string(n0, BrokerToolProviderJson.at(path, "rejection_reason")) },
-                    state = State.fromJson(BrokerToolProviderJson.required(obj, "state", path), BrokerToolProviderJson.at(path, "state")),
-                    submittedAt = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "submitted_at", path), BrokerToolProviderJson.at(path, "submitted_at")),
-                    extra = obj.filterKeys { it !in setOf("average_fill_price", "fees", "filled_quantity", "order_id", "rejection_reason", "state", "submitted_at") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Fees is a generated JSON object type.
-     */
-    data class Fees(
-        val commission: BigDecimal,
-        val currency: String,
-        val exchangeFee: BigDecimal,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("commission", "currency", "exchange_fee")) json[k] = v
-            json["commission"] = JsonPrimitive(this.commission)
-            json["currency"] = JsonPrimitive(this.currency)
-            json["exchange_fee"] = JsonPrimitive(this.exchangeFee)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Fees], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Fees {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                return Fees(
-                    commission = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "commission", path), BrokerToolProviderJson.at(path, "commission")),
-                    currency = BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "currency", path), BrokerToolProviderJson.at(path, "currency")),
-                    exchangeFee = BrokerToolProviderJson.decimal(BrokerToolProviderJson.required(obj, "exchange_fee", path), BrokerToolProviderJson.at(path, "exchange_fee")),
-                    extra = obj.filterKeys { it !in setOf("commission", "currency", "exchange_fee") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Side is a generated enum of JSON string values.
-     */
-    enum class Side(val wire: String) {
-        BUY("buy"),
-        SELL("sell");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Side], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Side {
-                val wire = BrokerToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * TimeInForce is a generated enum of JSON string values.
-     */
-    enum class TimeInForce(val wire: String) {
-        DAY("day"),
-        GTC("gtc"),
-        IOC("ioc");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [TimeInForce], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): TimeInForce {
-                val wire = BrokerToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * State is a generated enum of JSON string values.
-     */
-    enum class State(val wire: String) {
-        ACCEPTED("accepted"),
-        PARTIALLY_FILLED("partially_filled"),
-        FILLED("filled"),
-        REJECTED("rejected");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [State], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): State {
-                val wire = BrokerToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: BrokerToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * Pricing is one of its variants, told apart by the property "kind".
-     */
-    sealed interface Pricing {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject
-
-        companion object {
-            /** fromJson converts a JSON object to the variant its discriminator names, or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Pricing {
-                val obj = BrokerToolProviderJson.obj(element, path)
-                val at = BrokerToolProviderJson.at(path, "kind")
-                return when (BrokerToolProviderJson.string(BrokerToolProviderJson.required(obj, "kind", path), at)) {
-                    "market" -> MarketPricing.fromJson(element, path)
-                    "limit" -> LimitPricing.fromJson(element, path)
-                    "stop_limit" -> StopLimitPricing.fromJson(element, path)
-                    else -> BrokerToolProviderJson.fail(at, "unknown variant")
-                }
-            }
-        }
-    }
+    fun encodeOutput(value: PlaceOrderOutput): JsonElement = value.toJson()
 }
-
-
-
-

@@ -5,6 +5,9 @@ package com.example.fitness.cetp
 import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
 import dev.clawseed.sdk.android.cetp.CetpMutationExecutor
 import dev.clawseed.sdk.android.cetp.CetpProviderRequest
+import java.math.BigDecimal
+import kotlinx.serialization.json.JsonElement
+import kotlinx.serialization.json.JsonObject
 
 /**
  * FitnessToolProvider is the app's CETP Provider: it fills in the hooks of the
@@ -21,21 +24,21 @@ class FitnessToolProvider : FitnessToolProviderBase() {
     override fun confirm(request: CetpProviderRequest): FitnessToolProviderConfirmation =
         TODO("show the Provider's own confirmation UI and validate the resume token")
 
-    override fun deleteWorkout(input: DeleteWorkout.Input, request: CetpProviderRequest): FitnessToolProviderReply<DeleteWorkout.Output> =
+    override fun deleteWorkout(input: DeleteWorkoutInput, request: CetpProviderRequest): FitnessToolProviderReply<DeleteWorkoutOutput> =
         TODO("implement the tool delete_workout")
 
-    override fun exportHealthData(input: ExportHealthData.Input, request: CetpProviderRequest): FitnessToolProviderReply<ExportHealthData.Output> =
+    override fun exportHealthData(input: ExportHealthDataInput, request: CetpProviderRequest): FitnessToolProviderReply<ExportHealthDataOutput> =
         TODO("implement the tool export_health_data")
 
-    override fun listWorkouts(input: ListWorkouts.Input, request: CetpProviderRequest): FitnessToolProviderReply<ListWorkouts.Output> =
+    override fun listWorkouts(input: ListWorkoutsInput, request: CetpProviderRequest): FitnessToolProviderReply<ListWorkoutsOutput> =
         TODO("implement the tool list_workouts")
 
-    override fun logWorkout(input: LogWorkout.Input, request: CetpProviderRequest): FitnessToolProviderReply<LogWorkout.Output> =
+    override fun logWorkout(input: LogWorkoutInput, request: CetpProviderRequest): FitnessToolProviderReply<LogWorkoutOutput> =
         TODO("implement the tool log_workout")
 
-    override fun syncWearable(input: SyncWearable.Input, request: CetpProviderRequest): FitnessToolProviderReply<SyncWearable.Output> =
+    override fun syncWearable(input: SyncWearableInput, request: CetpProviderRequest): FitnessToolProviderReply<SyncWearableOutput> =
         TODO("implement the tool sync_wearable")
 
-    override fun updatePreferences(input: UpdatePreferences.Input, request: CetpProviderRequest): FitnessToolProviderReply<UpdatePreferences.Output> =
+    override fun updatePreferences(input: UpdatePreferencesInput, request: CetpProviderRequest): FitnessToolProviderReply<UpdatePreferencesOutput> =
         TODO("implement the tool update_preferences")
 }

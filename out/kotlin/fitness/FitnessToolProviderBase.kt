@@ -97,8 +97,8 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
             name = "delete_workout",
             title = "删除运动记录",
             description = "永久删除一条运动记录及其心率和轨迹数据，删除后无法恢复。",
-            inputSchema = FitnessToolProviderSchemas.deleteWorkoutInput,
-            outputSchema = FitnessToolProviderSchemas.deleteWorkoutOutput,
+            inputSchema = FitnessToolProviderSchemas.DeleteWorkout.input,
+            outputSchema = FitnessToolProviderSchemas.DeleteWorkout.output,
             scopes = listOf<String>("workouts.write"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.DELETE,
@@ -114,8 +114,8 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
             name = "export_health_data",
             title = "导出健康档案",
             description = "导出个人资料、全部运动记录和每日指标（步数、静息心率、睡眠），用于迁移或交给医生。数据多时在后台生成，结果通常超过内联上限。",
-            inputSchema = FitnessToolProviderSchemas.exportHealthDataInput,
-            outputSchema = FitnessToolProviderSchemas.exportHealthDataOutput,
+            inputSchema = FitnessToolProviderSchemas.ExportHealthData.input,
+            outputSchema = FitnessToolProviderSchemas.ExportHealthData.output,
             scopes = listOf<String>("profile.read", "workouts.read"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.READ,
@@ -131,8 +131,8 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
             name = "list_workouts",
             title = "查看运动记录",
             description = "按时间范围列出运动记录，包括跑步、骑行和游泳的分项数据与心率区间。时间范围较长时结果可能很大。",
-            inputSchema = FitnessToolProviderSchemas.listWorkoutsInput,
-            outputSchema = FitnessToolProviderSchemas.listWorkoutsOutput,
+            inputSchema = FitnessToolProviderSchemas.ListWorkouts.input,
+            outputSchema = FitnessToolProviderSchemas.ListWorkouts.output,
             scopes = listOf<String>("workouts.read"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.READ,
@@ -148,8 +148,8 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
             name = "log_workout",
             title = "手动记录运动",
             description = "手动新增一条运动记录，用于没有佩戴设备时的补录。",
-            inputSchema = FitnessToolProviderSchemas.logWorkoutInput,
-            outputSchema = FitnessToolProviderSchemas.logWorkoutOutput,
+            inputSchema = FitnessToolProviderSchemas.LogWorkout.input,
+            outputSchema = FitnessToolProviderSchemas.LogWorkout.output,
             scopes = listOf<String>("workouts.write"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.CREATE,
@@ -165,8 +165,8 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
             name = "sync_wearable",
             title = "同步可穿戴设备",
             description = "连接已配对的手环或手表，导入上次同步之后的新运动和心率数据。设备离线或数据较多时在后台进行，可以取消。",
-            inputSchema = FitnessToolProviderSchemas.syncWearableInput,
-            outputSchema = FitnessToolProviderSchemas.syncWearableOutput,
+            inputSchema = FitnessToolProviderSchemas.SyncWearable.input,
+            outputSchema = FitnessToolProviderSchemas.SyncWearable.output,
             scopes = listOf<String>("device.sync", "workouts.write"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.UPDATE,
@@ -182,8 +182,8 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
             name = "update_preferences",
             title = "修改应用设置",
             description = "修改单位制、各类通知开关和每周运动目标；未给出的设置保持不变。",
-            inputSchema = FitnessToolProviderSchemas.updatePreferencesInput,
-            outputSchema = FitnessToolProviderSchemas.updatePreferencesOutput,
+            inputSchema = FitnessToolProviderSchemas.UpdatePreferences.input,
+            outputSchema = FitnessToolProviderSchemas.UpdatePreferences.output,
             scopes = listOf<String>("preferences.write"),
             annotations = ToolAnnotations(
                 effect = ToolEffect.UPDATE,
@@ -243,7 +243,7 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect delete, risk moderate, confirmation always, execution sync; scopes: workouts.write.
      */
-    protected abstract fun deleteWorkout(input: DeleteWorkout.Input, request: CetpProviderRequest): FitnessToolProviderReply<DeleteWorkout.Output>
+    protected abstract fun deleteWorkout(input: DeleteWorkoutInput, request: CetpProviderRequest): FitnessToolProviderReply<DeleteWorkoutOutput>
 
     /**
      * exportHealthData runs the tool export_health_data: 导出健康档案.
@@ -252,7 +252,7 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect read, risk low, confirmation never, execution sync_or_async; scopes: profile.read, workouts.read.
      */
-    protected abstract fun exportHealthData(input: ExportHealthData.Input, request: CetpProviderRequest): FitnessToolProviderReply<ExportHealthData.Output>
+    protected abstract fun exportHealthData(input: ExportHealthDataInput, request: CetpProviderRequest): FitnessToolProviderReply<ExportHealthDataOutput>
 
     /**
      * listWorkouts runs the tool list_workouts: 查看运动记录.
@@ -261,7 +261,7 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect read, risk low, confirmation never, execution sync; scopes: workouts.read.
      */
-    protected abstract fun listWorkouts(input: ListWorkouts.Input, request: CetpProviderRequest): FitnessToolProviderReply<ListWorkouts.Output>
+    protected abstract fun listWorkouts(input: ListWorkoutsInput, request: CetpProviderRequest): FitnessToolProviderReply<ListWorkoutsOutput>
 
     /**
      * logWorkout runs the tool log_workout: 手动记录运动.
@@ -270,7 +270,7 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect create, risk low, confirmation never, execution sync; scopes: workouts.write.
      */
-    protected abstract fun logWorkout(input: LogWorkout.Input, request: CetpProviderRequest): FitnessToolProviderReply<LogWorkout.Output>
+    protected abstract fun logWorkout(input: LogWorkoutInput, request: CetpProviderRequest): FitnessToolProviderReply<LogWorkoutOutput>
 
     /**
      * syncWearable runs the tool sync_wearable: 同步可穿戴设备.
@@ -279,7 +279,7 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect update, risk moderate, confirmation provider_policy, execution sync_or_async; scopes: device.sync, workouts.write.
      */
-    protected abstract fun syncWearable(input: SyncWearable.Input, request: CetpProviderRequest): FitnessToolProviderReply<SyncWearable.Output>
+    protected abstract fun syncWearable(input: SyncWearableInput, request: CetpProviderRequest): FitnessToolProviderReply<SyncWearableOutput>
 
     /**
      * updatePreferences runs the tool update_preferences: 修改应用设置.
@@ -288,7 +288,7 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
      *
      * Effect update, risk low, confirmation never, execution sync; scopes: preferences.write.
      */
-    protected abstract fun updatePreferences(input: UpdatePreferences.Input, request: CetpProviderRequest): FitnessToolProviderReply<UpdatePreferences.Output>
+    protected abstract fun updatePreferences(input: UpdatePreferencesInput, request: CetpProviderRequest): FitnessToolProviderReply<UpdatePreferencesOutput>
 
     /**
      * authorize checks, in this order, the shape of the arguments against the

@@ -4,6 +4,7 @@
 package com.example.fitness.cetp
 
 import java.math.BigDecimal
+import java.math.BigInteger
 import kotlinx.serialization.json.JsonArray
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonNull
@@ -11,1161 +12,1168 @@ import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 
 /**
- * DeleteWorkout holds the input and output types of the tool delete_workout (删除运动记录).
+ * DeleteWorkoutInput is the input of the tool delete_workout.
+ */
+data class DeleteWorkoutInput(
+    val workoutId: String,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        json["workout_id"] = JsonPrimitive(this.workoutId)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [DeleteWorkoutInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): DeleteWorkoutInput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            FitnessToolProviderJson.closed(obj, setOf("workout_id"), path)
+            return DeleteWorkoutInput(
+                workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+            )
+        }
+    }
+}
+
+/**
+ * DeleteWorkoutOutput is the output of the tool delete_workout.
+ */
+data class DeleteWorkoutOutput(
+    /**
+     * Format: date-time.
+     */
+    val deletedAt: String,
+    val workoutId: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("deleted_at", "workout_id")) json[k] = v
+        json["deleted_at"] = JsonPrimitive(this.deletedAt)
+        json["workout_id"] = JsonPrimitive(this.workoutId)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [DeleteWorkoutOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): DeleteWorkoutOutput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return DeleteWorkoutOutput(
+                deletedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "deleted_at", path), FitnessToolProviderJson.at(path, "deleted_at")),
+                workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+                extra = obj.filterKeys { it !in setOf("deleted_at", "workout_id") },
+            )
+        }
+    }
+}
+
+/**
+ * ExportHealthDataInput is the input of the tool export_health_data.
+ */
+data class ExportHealthDataInput(
+    /**
+     * Default: true (applied by the caller, not by decoding).
+     */
+    val includeSleep: Boolean? = null,
+    /**
+     * Format: date-time.
+     */
+    val since: FitnessToolProviderOptional<String?> = FitnessToolProviderOptional.Absent,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        this.includeSleep?.let { m -> json["include_sleep"] = JsonPrimitive(m) }
+        (this.since as? FitnessToolProviderOptional.Present)?.let { m -> json["since"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ExportHealthDataInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportHealthDataInput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            FitnessToolProviderJson.closed(obj, setOf("include_sleep", "since"), path)
+            return ExportHealthDataInput(
+                includeSleep = obj["include_sleep"]?.let { m -> FitnessToolProviderJson.bool(m, FitnessToolProviderJson.at(path, "include_sleep")) },
+                since = if (obj.containsKey("since")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("since")) { n0 -> FitnessToolProviderJson.string(n0, FitnessToolProviderJson.at(path, "since")) }) else FitnessToolProviderOptional.Absent,
+            )
+        }
+    }
+}
+
+/**
+ * ExportHealthDataOutput is the output of the tool export_health_data.
+ */
+data class ExportHealthDataOutput(
+    /**
+     * 以 YYYY-MM-DD 日期为键的每日指标
+     */
+    val dailyMetrics: Map<String, ExportHealthDataDailyMetric>,
+    /**
+     * Format: date-time.
+     */
+    val generatedAt: String,
+    val profile: ExportHealthDataOutputProfile,
+    val workouts: List<ExportHealthDataOutputWorkoutsItem>,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("daily_metrics", "generated_at", "profile", "workouts")) json[k] = v
+        json["daily_metrics"] = JsonObject(this.dailyMetrics.mapValues { (_, x0) -> x0.toJson() })
+        json["generated_at"] = JsonPrimitive(this.generatedAt)
+        json["profile"] = this.profile.toJson()
+        json["workouts"] = JsonArray(this.workouts.map { x0 -> x0.toJson() })
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ExportHealthDataOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportHealthDataOutput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ExportHealthDataOutput(
+                dailyMetrics = FitnessToolProviderJson.obj(FitnessToolProviderJson.required(obj, "daily_metrics", path), FitnessToolProviderJson.at(path, "daily_metrics")).mapValues { (k0, v0) -> ExportHealthDataDailyMetric.fromJson(v0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "daily_metrics"), k0)) },
+                generatedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "generated_at", path), FitnessToolProviderJson.at(path, "generated_at")),
+                profile = ExportHealthDataOutputProfile.fromJson(FitnessToolProviderJson.required(obj, "profile", path), FitnessToolProviderJson.at(path, "profile")),
+                workouts = FitnessToolProviderJson.arr(FitnessToolProviderJson.required(obj, "workouts", path), FitnessToolProviderJson.at(path, "workouts")).mapIndexed { i0, e0 -> ExportHealthDataOutputWorkoutsItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "workouts"), i0)) },
+                extra = obj.filterKeys { it !in setOf("daily_metrics", "generated_at", "profile", "workouts") },
+            )
+        }
+    }
+}
+
+/**
+ * ExportHealthDataDailyMetric is the schema at "#/$defs/daily_metric" of export_health_data.
+ */
+data class ExportHealthDataDailyMetric(
+    val restingHeartRate: FitnessToolProviderOptional<BigInteger?> = FitnessToolProviderOptional.Absent,
+    val sleepMinutes: FitnessToolProviderOptional<BigInteger?> = FitnessToolProviderOptional.Absent,
+    val sleepStages: FitnessToolProviderOptional<Map<String, BigInteger>?> = FitnessToolProviderOptional.Absent,
+    val steps: BigInteger,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("resting_heart_rate", "sleep_minutes", "sleep_stages", "steps")) json[k] = v
+        (this.restingHeartRate as? FitnessToolProviderOptional.Present)?.let { m -> json["resting_heart_rate"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        (this.sleepMinutes as? FitnessToolProviderOptional.Present)?.let { m -> json["sleep_minutes"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        (this.sleepStages as? FitnessToolProviderOptional.Present)?.let { m -> json["sleep_stages"] = (m.value?.let { x0 -> JsonObject(x0.mapValues { (_, x1) -> JsonPrimitive(x1) }) } ?: JsonNull) }
+        json["steps"] = JsonPrimitive(this.steps)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ExportHealthDataDailyMetric], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportHealthDataDailyMetric {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ExportHealthDataDailyMetric(
+                restingHeartRate = if (obj.containsKey("resting_heart_rate")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("resting_heart_rate")) { n0 -> FitnessToolProviderJson.bigInteger(n0, FitnessToolProviderJson.at(path, "resting_heart_rate")) }) else FitnessToolProviderOptional.Absent,
+                sleepMinutes = if (obj.containsKey("sleep_minutes")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("sleep_minutes")) { n0 -> FitnessToolProviderJson.bigInteger(n0, FitnessToolProviderJson.at(path, "sleep_minutes")) }) else FitnessToolProviderOptional.Absent,
+                sleepStages = if (obj.containsKey("sleep_stages")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("sleep_stages")) { n0 -> FitnessToolProviderJson.obj(n0, FitnessToolProviderJson.at(path, "sleep_stages")).mapValues { (k1, v1) -> FitnessToolProviderJson.bigInteger(v1, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "sleep_stages"), k1)) } }) else FitnessToolProviderOptional.Absent,
+                steps = FitnessToolProviderJson.bigInteger(FitnessToolProviderJson.required(obj, "steps", path), FitnessToolProviderJson.at(path, "steps")),
+                extra = obj.filterKeys { it !in setOf("resting_heart_rate", "sleep_minutes", "sleep_stages", "steps") },
+            )
+        }
+    }
+}
+
+/**
+ * ExportHealthDataOutputProfile is the type of member "profile" of ExportHealthDataOutput.
+ */
+data class ExportHealthDataOutputProfile(
+    val birthYear: FitnessToolProviderOptional<BigInteger?> = FitnessToolProviderOptional.Absent,
+    val heightCm: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
+    val nickname: String,
+    val weightKg: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("birth_year", "height_cm", "nickname", "weight_kg")) json[k] = v
+        (this.birthYear as? FitnessToolProviderOptional.Present)?.let { m -> json["birth_year"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        (this.heightCm as? FitnessToolProviderOptional.Present)?.let { m -> json["height_cm"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["nickname"] = JsonPrimitive(this.nickname)
+        (this.weightKg as? FitnessToolProviderOptional.Present)?.let { m -> json["weight_kg"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ExportHealthDataOutputProfile], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportHealthDataOutputProfile {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ExportHealthDataOutputProfile(
+                birthYear = if (obj.containsKey("birth_year")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("birth_year")) { n0 -> FitnessToolProviderJson.bigInteger(n0, FitnessToolProviderJson.at(path, "birth_year")) }) else FitnessToolProviderOptional.Absent,
+                heightCm = if (obj.containsKey("height_cm")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("height_cm")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "height_cm")) }) else FitnessToolProviderOptional.Absent,
+                nickname = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "nickname", path), FitnessToolProviderJson.at(path, "nickname")),
+                weightKg = if (obj.containsKey("weight_kg")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("weight_kg")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "weight_kg")) }) else FitnessToolProviderOptional.Absent,
+                extra = obj.filterKeys { it !in setOf("birth_year", "height_cm", "nickname", "weight_kg") },
+            )
+        }
+    }
+}
+
+/**
+ * ExportHealthDataOutputWorkoutsItem is .
+ */
+data class ExportHealthDataOutputWorkoutsItem(
+    val distanceM: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
+    val durationSeconds: BigInteger,
+    val sport: ExportHealthDataOutputWorkoutsItemSport,
+    /**
+     * Format: date-time.
+     */
+    val startedAt: String,
+    val workoutId: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("distance_m", "duration_seconds", "sport", "started_at", "workout_id")) json[k] = v
+        (this.distanceM as? FitnessToolProviderOptional.Present)?.let { m -> json["distance_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["duration_seconds"] = JsonPrimitive(this.durationSeconds)
+        json["sport"] = this.sport.toJson()
+        json["started_at"] = JsonPrimitive(this.startedAt)
+        json["workout_id"] = JsonPrimitive(this.workoutId)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ExportHealthDataOutputWorkoutsItem], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportHealthDataOutputWorkoutsItem {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ExportHealthDataOutputWorkoutsItem(
+                distanceM = if (obj.containsKey("distance_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("distance_m")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "distance_m")) }) else FitnessToolProviderOptional.Absent,
+                durationSeconds = FitnessToolProviderJson.bigInteger(FitnessToolProviderJson.required(obj, "duration_seconds", path), FitnessToolProviderJson.at(path, "duration_seconds")),
+                sport = ExportHealthDataOutputWorkoutsItemSport.fromJson(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport")),
+                startedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "started_at", path), FitnessToolProviderJson.at(path, "started_at")),
+                workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+                extra = obj.filterKeys { it !in setOf("distance_m", "duration_seconds", "sport", "started_at", "workout_id") },
+            )
+        }
+    }
+}
+
+/**
+ * ExportHealthDataOutputWorkoutsItemSport is the type of member "sport" of ExportHealthDataOutputWorkoutsItem.
+ */
+enum class ExportHealthDataOutputWorkoutsItemSport(val wire: String) {
+    RUN("run"),
+    RIDE("ride"),
+    SWIM("swim");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [ExportHealthDataOutputWorkoutsItemSport], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ExportHealthDataOutputWorkoutsItemSport {
+            val wire = FitnessToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * ListWorkoutsInput is the input of the tool list_workouts.
+ */
+data class ListWorkoutsInput(
+    /**
+     * Default: 500 (applied by the caller, not by decoding).
+     */
+    val limit: Long? = null,
+    /**
+     * Format: date-time.
+     */
+    val since: String,
+    val sports: List<ListWorkoutsSport>? = null,
+    /**
+     * Format: date-time.
+     */
+    val until: String? = null,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        this.limit?.let { m -> json["limit"] = JsonPrimitive(m) }
+        json["since"] = JsonPrimitive(this.since)
+        this.sports?.let { m -> json["sports"] = JsonArray(m.map { x0 -> x0.toJson() }) }
+        this.until?.let { m -> json["until"] = JsonPrimitive(m) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListWorkoutsInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsInput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            FitnessToolProviderJson.closed(obj, setOf("limit", "since", "sports", "until"), path)
+            return ListWorkoutsInput(
+                limit = obj["limit"]?.let { m -> FitnessToolProviderJson.long(m, FitnessToolProviderJson.at(path, "limit")) },
+                since = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "since", path), FitnessToolProviderJson.at(path, "since")),
+                sports = obj["sports"]?.let { m -> FitnessToolProviderJson.arr(m, FitnessToolProviderJson.at(path, "sports")).mapIndexed { i0, e0 -> ListWorkoutsSport.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "sports"), i0)) } },
+                until = obj["until"]?.let { m -> FitnessToolProviderJson.string(m, FitnessToolProviderJson.at(path, "until")) },
+            )
+        }
+    }
+}
+
+/**
+ * ListWorkoutsSport is the schema at "#/$defs/sport" of list_workouts.
+ */
+enum class ListWorkoutsSport(val wire: String) {
+    RUN("run"),
+    RIDE("ride"),
+    SWIM("swim");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [ListWorkoutsSport], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsSport {
+            val wire = FitnessToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * ListWorkoutsOutput is the output of the tool list_workouts.
+ */
+data class ListWorkoutsOutput(
+    val truncated: Boolean,
+    val workouts: List<ListWorkoutsWorkout>,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("truncated", "workouts")) json[k] = v
+        json["truncated"] = JsonPrimitive(this.truncated)
+        json["workouts"] = JsonArray(this.workouts.map { x0 -> x0.toJson() })
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListWorkoutsOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsOutput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ListWorkoutsOutput(
+                truncated = FitnessToolProviderJson.bool(FitnessToolProviderJson.required(obj, "truncated", path), FitnessToolProviderJson.at(path, "truncated")),
+                workouts = FitnessToolProviderJson.arr(FitnessToolProviderJson.required(obj, "workouts", path), FitnessToolProviderJson.at(path, "workouts")).mapIndexed { i0, e0 -> ListWorkoutsWorkout.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "workouts"), i0)) },
+                extra = obj.filterKeys { it !in setOf("truncated", "workouts") },
+            )
+        }
+    }
+}
+
+/**
+ * ListWorkoutsWorkout is the schema at "#/$defs/workout" of list_workouts.
+ */
+data class ListWorkoutsWorkout(
+    val averageHeartRate: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
+    val caloriesKcal: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
+    val detail: ListWorkoutsWorkoutDetail,
+    val durationSeconds: BigInteger,
+    /**
+     * 各心率区间（z1–z5）内的秒数
+     */
+    val heartRateZonesSeconds: Map<String, BigInteger>? = null,
+    val source: ListWorkoutsWorkoutSource,
+    /**
+     * Format: date-time.
+     */
+    val startedAt: String,
+    val workoutId: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("average_heart_rate", "calories_kcal", "detail", "duration_seconds", "heart_rate_zones_seconds", "source", "started_at", "workout_id")) json[k] = v
+        (this.averageHeartRate as? FitnessToolProviderOptional.Present)?.let { m -> json["average_heart_rate"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        (this.caloriesKcal as? FitnessToolProviderOptional.Present)?.let { m -> json["calories_kcal"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["detail"] = this.detail.toJson()
+        json["duration_seconds"] = JsonPrimitive(this.durationSeconds)
+        this.heartRateZonesSeconds?.let { m -> json["heart_rate_zones_seconds"] = JsonObject(m.mapValues { (_, x0) -> JsonPrimitive(x0) }) }
+        json["source"] = this.source.toJson()
+        json["started_at"] = JsonPrimitive(this.startedAt)
+        json["workout_id"] = JsonPrimitive(this.workoutId)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListWorkoutsWorkout], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsWorkout {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ListWorkoutsWorkout(
+                averageHeartRate = if (obj.containsKey("average_heart_rate")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("average_heart_rate")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "average_heart_rate")) }) else FitnessToolProviderOptional.Absent,
+                caloriesKcal = if (obj.containsKey("calories_kcal")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("calories_kcal")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "calories_kcal")) }) else FitnessToolProviderOptional.Absent,
+                detail = ListWorkoutsWorkoutDetail.fromJson(FitnessToolProviderJson.required(obj, "detail", path), FitnessToolProviderJson.at(path, "detail")),
+                durationSeconds = FitnessToolProviderJson.bigInteger(FitnessToolProviderJson.required(obj, "duration_seconds", path), FitnessToolProviderJson.at(path, "duration_seconds")),
+                heartRateZonesSeconds = obj["heart_rate_zones_seconds"]?.let { m -> FitnessToolProviderJson.obj(m, FitnessToolProviderJson.at(path, "heart_rate_zones_seconds")).mapValues { (k0, v0) -> FitnessToolProviderJson.bigInteger(v0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "heart_rate_zones_seconds"), k0)) } },
+                source = ListWorkoutsWorkoutSource.fromJson(FitnessToolProviderJson.required(obj, "source", path), FitnessToolProviderJson.at(path, "source")),
+                startedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "started_at", path), FitnessToolProviderJson.at(path, "started_at")),
+                workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+                extra = obj.filterKeys { it !in setOf("average_heart_rate", "calories_kcal", "detail", "duration_seconds", "heart_rate_zones_seconds", "source", "started_at", "workout_id") },
+            )
+        }
+    }
+}
+
+/**
+ * ListWorkoutsWorkoutDetail is the type of member "detail" of ListWorkoutsWorkout.
+ *
+ * It is one of its variants, told apart by the member "sport".
+ */
+sealed class ListWorkoutsWorkoutDetail {
+    /** toJson converts this value to its JSON form, discriminator included. */
+    abstract fun toJson(): JsonObject
+
+    /** Run is the variant whose discriminator is "run". */
+    data class Run(val value: com.example.fitness.cetp.ListWorkoutsRunDetail) : ListWorkoutsWorkoutDetail() {
+        override fun toJson(): JsonObject = FitnessToolProviderJson.withMember(value.toJson(), "sport", "run")
+    }
+
+    /** Ride is the variant whose discriminator is "ride". */
+    data class Ride(val value: com.example.fitness.cetp.ListWorkoutsRideDetail) : ListWorkoutsWorkoutDetail() {
+        override fun toJson(): JsonObject = FitnessToolProviderJson.withMember(value.toJson(), "sport", "ride")
+    }
+
+    /** Swim is the variant whose discriminator is "swim". */
+    data class Swim(val value: com.example.fitness.cetp.ListWorkoutsSwimDetail) : ListWorkoutsWorkoutDetail() {
+        override fun toJson(): JsonObject = FitnessToolProviderJson.withMember(value.toJson(), "sport", "swim")
+    }
+
+    companion object {
+        /** fromJson converts a JSON object to the variant its discriminator names, or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsWorkoutDetail {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            val at = FitnessToolProviderJson.at(path, "sport")
+            return when (FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "sport", path), at)) {
+                "run" -> Run(com.example.fitness.cetp.ListWorkoutsRunDetail.fromJson(element, path))
+                "ride" -> Ride(com.example.fitness.cetp.ListWorkoutsRideDetail.fromJson(element, path))
+                "swim" -> Swim(com.example.fitness.cetp.ListWorkoutsSwimDetail.fromJson(element, path))
+                else -> FitnessToolProviderJson.fail(at, "unknown variant")
+            }
+        }
+    }
+}
+
+/**
+ * ListWorkoutsRunDetail is the schema at "#/$defs/run_detail" of list_workouts.
+ */
+data class ListWorkoutsRunDetail(
+    val averagePaceSPerKm: BigDecimal? = null,
+    val distanceM: BigDecimal,
+    val elevationGainM: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
+    val sport: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("average_pace_s_per_km", "distance_m", "elevation_gain_m", "sport")) json[k] = v
+        this.averagePaceSPerKm?.let { m -> json["average_pace_s_per_km"] = JsonPrimitive(m) }
+        json["distance_m"] = JsonPrimitive(this.distanceM)
+        (this.elevationGainM as? FitnessToolProviderOptional.Present)?.let { m -> json["elevation_gain_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["sport"] = JsonPrimitive(this.sport)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListWorkoutsRunDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsRunDetail {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ListWorkoutsRunDetail(
+                averagePaceSPerKm = obj["average_pace_s_per_km"]?.let { m -> FitnessToolProviderJson.decimal(m, FitnessToolProviderJson.at(path, "average_pace_s_per_km")) },
+                distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
+                elevationGainM = if (obj.containsKey("elevation_gain_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("elevation_gain_m")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "elevation_gain_m")) }) else FitnessToolProviderOptional.Absent,
+                sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "run"),
+                extra = obj.filterKeys { it !in setOf("average_pace_s_per_km", "distance_m", "elevation_gain_m", "sport") },
+            )
+        }
+    }
+}
+
+/**
+ * ListWorkoutsRideDetail is the schema at "#/$defs/ride_detail" of list_workouts.
+ */
+data class ListWorkoutsRideDetail(
+    val averagePowerW: FitnessToolProviderOptional<BigInteger?> = FitnessToolProviderOptional.Absent,
+    val distanceM: BigDecimal,
+    val sport: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("average_power_w", "distance_m", "sport")) json[k] = v
+        (this.averagePowerW as? FitnessToolProviderOptional.Present)?.let { m -> json["average_power_w"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["distance_m"] = JsonPrimitive(this.distanceM)
+        json["sport"] = JsonPrimitive(this.sport)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListWorkoutsRideDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsRideDetail {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ListWorkoutsRideDetail(
+                averagePowerW = if (obj.containsKey("average_power_w")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("average_power_w")) { n0 -> FitnessToolProviderJson.bigInteger(n0, FitnessToolProviderJson.at(path, "average_power_w")) }) else FitnessToolProviderOptional.Absent,
+                distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
+                sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "ride"),
+                extra = obj.filterKeys { it !in setOf("average_power_w", "distance_m", "sport") },
+            )
+        }
+    }
+}
+
+/**
+ * ListWorkoutsSwimDetail is the schema at "#/$defs/swim_detail" of list_workouts.
+ */
+data class ListWorkoutsSwimDetail(
+    val laps: BigInteger,
+    val poolLengthM: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
+    val sport: String,
+    val strokes: List<ListWorkoutsSwimDetailStrokesItem>? = null,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("laps", "pool_length_m", "sport", "strokes")) json[k] = v
+        json["laps"] = JsonPrimitive(this.laps)
+        (this.poolLengthM as? FitnessToolProviderOptional.Present)?.let { m -> json["pool_length_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["sport"] = JsonPrimitive(this.sport)
+        this.strokes?.let { m -> json["strokes"] = JsonArray(m.map { x0 -> x0.toJson() }) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListWorkoutsSwimDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsSwimDetail {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ListWorkoutsSwimDetail(
+                laps = FitnessToolProviderJson.bigInteger(FitnessToolProviderJson.required(obj, "laps", path), FitnessToolProviderJson.at(path, "laps")),
+                poolLengthM = if (obj.containsKey("pool_length_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("pool_length_m")) { n0 -> FitnessToolProviderJson.longIn(n0, FitnessToolProviderJson.at(path, "pool_length_m"), setOf(25L, 50L)) }) else FitnessToolProviderOptional.Absent,
+                sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "swim"),
+                strokes = obj["strokes"]?.let { m -> FitnessToolProviderJson.arr(m, FitnessToolProviderJson.at(path, "strokes")).mapIndexed { i0, e0 -> ListWorkoutsSwimDetailStrokesItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "strokes"), i0)) } },
+                extra = obj.filterKeys { it !in setOf("laps", "pool_length_m", "sport", "strokes") },
+            )
+        }
+    }
+}
+
+/**
+ * ListWorkoutsSwimDetailStrokesItem is .
+ */
+enum class ListWorkoutsSwimDetailStrokesItem(val wire: String) {
+    FREESTYLE("freestyle"),
+    BREASTSTROKE("breaststroke"),
+    BACKSTROKE("backstroke"),
+    BUTTERFLY("butterfly");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [ListWorkoutsSwimDetailStrokesItem], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsSwimDetailStrokesItem {
+            val wire = FitnessToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * ListWorkoutsWorkoutSource is the type of member "source" of ListWorkoutsWorkout.
+ */
+data class ListWorkoutsWorkoutSource(
+    val deviceName: FitnessToolProviderOptional<String?> = FitnessToolProviderOptional.Absent,
+    val kind: ListWorkoutsWorkoutSourceKind,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("device_name", "kind")) json[k] = v
+        (this.deviceName as? FitnessToolProviderOptional.Present)?.let { m -> json["device_name"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["kind"] = this.kind.toJson()
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [ListWorkoutsWorkoutSource], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsWorkoutSource {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return ListWorkoutsWorkoutSource(
+                deviceName = if (obj.containsKey("device_name")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("device_name")) { n0 -> FitnessToolProviderJson.string(n0, FitnessToolProviderJson.at(path, "device_name")) }) else FitnessToolProviderOptional.Absent,
+                kind = ListWorkoutsWorkoutSourceKind.fromJson(FitnessToolProviderJson.required(obj, "kind", path), FitnessToolProviderJson.at(path, "kind")),
+                extra = obj.filterKeys { it !in setOf("device_name", "kind") },
+            )
+        }
+    }
+}
+
+/**
+ * ListWorkoutsWorkoutSourceKind is the type of member "kind" of ListWorkoutsWorkoutSource.
+ */
+enum class ListWorkoutsWorkoutSourceKind(val wire: String) {
+    MANUAL("manual"),
+    DEVICE("device"),
+    IMPORT("import");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [ListWorkoutsWorkoutSourceKind], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): ListWorkoutsWorkoutSourceKind {
+            val wire = FitnessToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * LogWorkoutInput is the input of the tool log_workout.
+ */
+data class LogWorkoutInput(
+    val caloriesKcal: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
+    val distanceM: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
+    val durationSeconds: Long,
+    val notes: String? = null,
+    val sport: LogWorkoutInputSport,
+    /**
+     * Format: date-time.
+     */
+    val startedAt: String,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        (this.caloriesKcal as? FitnessToolProviderOptional.Present)?.let { m -> json["calories_kcal"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        (this.distanceM as? FitnessToolProviderOptional.Present)?.let { m -> json["distance_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["duration_seconds"] = JsonPrimitive(this.durationSeconds)
+        this.notes?.let { m -> json["notes"] = JsonPrimitive(m) }
+        json["sport"] = this.sport.toJson()
+        json["started_at"] = JsonPrimitive(this.startedAt)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [LogWorkoutInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): LogWorkoutInput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            FitnessToolProviderJson.closed(obj, setOf("calories_kcal", "distance_m", "duration_seconds", "notes", "sport", "started_at"), path)
+            return LogWorkoutInput(
+                caloriesKcal = if (obj.containsKey("calories_kcal")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("calories_kcal")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "calories_kcal")) }) else FitnessToolProviderOptional.Absent,
+                distanceM = if (obj.containsKey("distance_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("distance_m")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "distance_m")) }) else FitnessToolProviderOptional.Absent,
+                durationSeconds = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "duration_seconds", path), FitnessToolProviderJson.at(path, "duration_seconds")),
+                notes = obj["notes"]?.let { m -> FitnessToolProviderJson.string(m, FitnessToolProviderJson.at(path, "notes")) },
+                sport = LogWorkoutInputSport.fromJson(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport")),
+                startedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "started_at", path), FitnessToolProviderJson.at(path, "started_at")),
+            )
+        }
+    }
+}
+
+/**
+ * LogWorkoutInputSport is the type of member "sport" of LogWorkoutInput.
+ */
+enum class LogWorkoutInputSport(val wire: String) {
+    RUN("run"),
+    RIDE("ride"),
+    SWIM("swim");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [LogWorkoutInputSport], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): LogWorkoutInputSport {
+            val wire = FitnessToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * LogWorkoutOutput is the output of the tool log_workout.
+ */
+data class LogWorkoutOutput(
+    /**
+     * Format: date-time.
+     */
+    val createdAt: String,
+    val workoutId: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("created_at", "workout_id")) json[k] = v
+        json["created_at"] = JsonPrimitive(this.createdAt)
+        json["workout_id"] = JsonPrimitive(this.workoutId)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [LogWorkoutOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): LogWorkoutOutput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return LogWorkoutOutput(
+                createdAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "created_at", path), FitnessToolProviderJson.at(path, "created_at")),
+                workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
+                extra = obj.filterKeys { it !in setOf("created_at", "workout_id") },
+            )
+        }
+    }
+}
+
+/**
+ * SyncWearableInput is the input of the tool sync_wearable.
+ */
+data class SyncWearableInput(
+    /**
+     * 为 null 时同步所有已配对设备
+     */
+    val deviceId: FitnessToolProviderOptional<String?> = FitnessToolProviderOptional.Absent,
+    /**
+     * Default: false (applied by the caller, not by decoding).
+     */
+    val fullResync: Boolean? = null,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        (this.deviceId as? FitnessToolProviderOptional.Present)?.let { m -> json["device_id"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        this.fullResync?.let { m -> json["full_resync"] = JsonPrimitive(m) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [SyncWearableInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): SyncWearableInput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            FitnessToolProviderJson.closed(obj, setOf("device_id", "full_resync"), path)
+            return SyncWearableInput(
+                deviceId = if (obj.containsKey("device_id")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("device_id")) { n0 -> FitnessToolProviderJson.string(n0, FitnessToolProviderJson.at(path, "device_id")) }) else FitnessToolProviderOptional.Absent,
+                fullResync = obj["full_resync"]?.let { m -> FitnessToolProviderJson.bool(m, FitnessToolProviderJson.at(path, "full_resync")) },
+            )
+        }
+    }
+}
+
+/**
+ * SyncWearableOutput is the output of the tool sync_wearable.
+ */
+data class SyncWearableOutput(
+    val devices: List<SyncWearableOutputDevicesItem>,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("devices")) json[k] = v
+        json["devices"] = JsonArray(this.devices.map { x0 -> x0.toJson() })
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [SyncWearableOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): SyncWearableOutput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return SyncWearableOutput(
+                devices = FitnessToolProviderJson.arr(FitnessToolProviderJson.required(obj, "devices", path), FitnessToolProviderJson.at(path, "devices")).mapIndexed { i0, e0 -> SyncWearableOutputDevicesItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "devices"), i0)) },
+                extra = obj.filterKeys { it !in setOf("devices") },
+            )
+        }
+    }
+}
+
+/**
+ * SyncWearableOutputDevicesItem is .
+ */
+data class SyncWearableOutputDevicesItem(
+    val batteryPercent: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
+    val deviceId: String,
+    val error: String?,
+    val importedWorkouts: BigInteger,
+    /**
+     * Format: date-time.
+     */
+    val lastSyncedAt: String,
+    val model: String,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("battery_percent", "device_id", "error", "imported_workouts", "last_synced_at", "model")) json[k] = v
+        (this.batteryPercent as? FitnessToolProviderOptional.Present)?.let { m -> json["battery_percent"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
+        json["device_id"] = JsonPrimitive(this.deviceId)
+        json["error"] = (this.error?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
+        json["imported_workouts"] = JsonPrimitive(this.importedWorkouts)
+        json["last_synced_at"] = JsonPrimitive(this.lastSyncedAt)
+        json["model"] = JsonPrimitive(this.model)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [SyncWearableOutputDevicesItem], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): SyncWearableOutputDevicesItem {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return SyncWearableOutputDevicesItem(
+                batteryPercent = if (obj.containsKey("battery_percent")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("battery_percent")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "battery_percent")) }) else FitnessToolProviderOptional.Absent,
+                deviceId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "device_id", path), FitnessToolProviderJson.at(path, "device_id")),
+                error = FitnessToolProviderJson.orNull(FitnessToolProviderJson.required(obj, "error", path)) { n0 -> FitnessToolProviderJson.string(n0, FitnessToolProviderJson.at(path, "error")) },
+                importedWorkouts = FitnessToolProviderJson.bigInteger(FitnessToolProviderJson.required(obj, "imported_workouts", path), FitnessToolProviderJson.at(path, "imported_workouts")),
+                lastSyncedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "last_synced_at", path), FitnessToolProviderJson.at(path, "last_synced_at")),
+                model = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "model", path), FitnessToolProviderJson.at(path, "model")),
+                extra = obj.filterKeys { it !in setOf("battery_percent", "device_id", "error", "imported_workouts", "last_synced_at", "model") },
+            )
+        }
+    }
+}
+
+/**
+ * UpdatePreferencesInput is the input of the tool update_preferences.
+ */
+data class UpdatePreferencesInput(
+    /**
+     * 通知类别（如 weekly_report）到开关的映射
+     */
+    val notifications: Map<String, Boolean>? = null,
+    val units: UpdatePreferencesInputUnits? = null,
+    val weeklyGoal: FitnessToolProviderOptional<UpdatePreferencesInputWeeklyGoal?> = FitnessToolProviderOptional.Absent,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        this.notifications?.let { m -> json["notifications"] = JsonObject(m.mapValues { (_, x0) -> JsonPrimitive(x0) }) }
+        this.units?.let { m -> json["units"] = m.toJson() }
+        (this.weeklyGoal as? FitnessToolProviderOptional.Present)?.let { m -> json["weekly_goal"] = (m.value?.let { x0 -> x0.toJson() } ?: JsonNull) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [UpdatePreferencesInput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdatePreferencesInput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            FitnessToolProviderJson.closed(obj, setOf("notifications", "units", "weekly_goal"), path)
+            return UpdatePreferencesInput(
+                notifications = obj["notifications"]?.let { m -> FitnessToolProviderJson.obj(m, FitnessToolProviderJson.at(path, "notifications")).mapValues { (k0, v0) -> FitnessToolProviderJson.bool(v0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "notifications"), k0)) } },
+                units = obj["units"]?.let { m -> UpdatePreferencesInputUnits.fromJson(m, FitnessToolProviderJson.at(path, "units")) },
+                weeklyGoal = if (obj.containsKey("weekly_goal")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("weekly_goal")) { n0 -> UpdatePreferencesInputWeeklyGoal.fromJson(n0, FitnessToolProviderJson.at(path, "weekly_goal")) }) else FitnessToolProviderOptional.Absent,
+            )
+        }
+    }
+}
+
+/**
+ * UpdatePreferencesInputUnits is the type of member "units" of UpdatePreferencesInput.
+ */
+enum class UpdatePreferencesInputUnits(val wire: String) {
+    METRIC("metric"),
+    IMPERIAL("imperial");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [UpdatePreferencesInputUnits], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdatePreferencesInputUnits {
+            val wire = FitnessToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * UpdatePreferencesInputWeeklyGoal is the type of member "weekly_goal" of UpdatePreferencesInput.
+ */
+data class UpdatePreferencesInputWeeklyGoal(
+    val activeMinutes: Long? = null,
+    val distanceKm: BigDecimal? = null,
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        this.activeMinutes?.let { m -> json["active_minutes"] = JsonPrimitive(m) }
+        this.distanceKm?.let { m -> json["distance_km"] = JsonPrimitive(m) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [UpdatePreferencesInputWeeklyGoal], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdatePreferencesInputWeeklyGoal {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            FitnessToolProviderJson.closed(obj, setOf("active_minutes", "distance_km"), path)
+            return UpdatePreferencesInputWeeklyGoal(
+                activeMinutes = obj["active_minutes"]?.let { m -> FitnessToolProviderJson.long(m, FitnessToolProviderJson.at(path, "active_minutes")) },
+                distanceKm = obj["distance_km"]?.let { m -> FitnessToolProviderJson.decimal(m, FitnessToolProviderJson.at(path, "distance_km")) },
+            )
+        }
+    }
+}
+
+/**
+ * UpdatePreferencesOutput is the output of the tool update_preferences.
+ */
+data class UpdatePreferencesOutput(
+    val notifications: Map<String, Boolean>,
+    val units: UpdatePreferencesOutputUnits,
+    /**
+     * Format: date-time.
+     */
+    val updatedAt: String,
+    val weeklyGoal: UpdatePreferencesOutputWeeklyGoal?,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("notifications", "units", "updated_at", "weekly_goal")) json[k] = v
+        json["notifications"] = JsonObject(this.notifications.mapValues { (_, x0) -> JsonPrimitive(x0) })
+        json["units"] = this.units.toJson()
+        json["updated_at"] = JsonPrimitive(this.updatedAt)
+        json["weekly_goal"] = (this.weeklyGoal?.let { x0 -> x0.toJson() } ?: JsonNull)
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [UpdatePreferencesOutput], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdatePreferencesOutput {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return UpdatePreferencesOutput(
+                notifications = FitnessToolProviderJson.obj(FitnessToolProviderJson.required(obj, "notifications", path), FitnessToolProviderJson.at(path, "notifications")).mapValues { (k0, v0) -> FitnessToolProviderJson.bool(v0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "notifications"), k0)) },
+                units = UpdatePreferencesOutputUnits.fromJson(FitnessToolProviderJson.required(obj, "units", path), FitnessToolProviderJson.at(path, "units")),
+                updatedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "updated_at", path), FitnessToolProviderJson.at(path, "updated_at")),
+                weeklyGoal = FitnessToolProviderJson.orNull(FitnessToolProviderJson.required(obj, "weekly_goal", path)) { n0 -> UpdatePreferencesOutputWeeklyGoal.fromJson(n0, FitnessToolProviderJson.at(path, "weekly_goal")) },
+                extra = obj.filterKeys { it !in setOf("notifications", "units", "updated_at", "weekly_goal") },
+            )
+        }
+    }
+}
+
+/**
+ * UpdatePreferencesOutputUnits is the type of member "units" of UpdatePreferencesOutput.
+ */
+enum class UpdatePreferencesOutputUnits(val wire: String) {
+    METRIC("metric"),
+    IMPERIAL("imperial");
+
+    /** toJson converts this value to its JSON string. */
+    fun toJson(): JsonPrimitive = JsonPrimitive(wire)
+
+    companion object {
+        /** fromJson converts a JSON string to [UpdatePreferencesOutputUnits], or throws InvalidArgs. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdatePreferencesOutputUnits {
+            val wire = FitnessToolProviderJson.string(element, path)
+            return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
+        }
+    }
+}
+
+/**
+ * UpdatePreferencesOutputWeeklyGoal is the type of member "weekly_goal" of UpdatePreferencesOutput.
+ */
+data class UpdatePreferencesOutputWeeklyGoal(
+    val activeMinutes: BigInteger? = null,
+    val distanceKm: BigDecimal? = null,
+    /**
+     * extra holds the members the schema admits beyond the declared
+     * properties, as received; they are encoded back.
+     */
+    val extra: Map<String, JsonElement> = emptyMap(),
+) {
+    /** toJson converts this value to its JSON form. */
+    fun toJson(): JsonObject {
+        val json = LinkedHashMap<String, JsonElement>()
+        for ((k, v) in this.extra) if (k !in setOf("active_minutes", "distance_km")) json[k] = v
+        this.activeMinutes?.let { m -> json["active_minutes"] = JsonPrimitive(m) }
+        this.distanceKm?.let { m -> json["distance_km"] = JsonPrimitive(m) }
+        return JsonObject(json)
+    }
+
+    companion object {
+        /** fromJson converts a JSON value to [UpdatePreferencesOutputWeeklyGoal], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
+        fun fromJson(element: JsonElement, path: String = ""): UpdatePreferencesOutputWeeklyGoal {
+            val obj = FitnessToolProviderJson.obj(element, path)
+            return UpdatePreferencesOutputWeeklyGoal(
+                activeMinutes = obj["active_minutes"]?.let { m -> FitnessToolProviderJson.bigInteger(m, FitnessToolProviderJson.at(path, "active_minutes")) },
+                distanceKm = obj["distance_km"]?.let { m -> FitnessToolProviderJson.decimal(m, FitnessToolProviderJson.at(path, "distance_km")) },
+                extra = obj.filterKeys { it !in setOf("active_minutes", "distance_km") },
+            )
+        }
+    }
+}
+
+/**
+ * DeleteWorkout converts the input and output of the tool delete_workout (删除运动记录) from and to JSON.
  */
 object DeleteWorkout {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): DeleteWorkoutInput = DeleteWorkoutInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: DeleteWorkoutInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): DeleteWorkoutOutput = DeleteWorkoutOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        val workoutId: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            json["workout_id"] = JsonPrimitive(this.workoutId)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                FitnessToolProviderJson.closed(obj, setOf("workout_id"), path)
-                return Input(
-                    workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        /**
-         * Format: date-time.
-         */
-        val deletedAt: String,
-        val workoutId: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("deleted_at", "workout_id")) json[k] = v
-            json["deleted_at"] = JsonPrimitive(this.deletedAt)
-            json["workout_id"] = JsonPrimitive(this.workoutId)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return Output(
-                    deletedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "deleted_at", path), FitnessToolProviderJson.at(path, "deleted_at")),
-                    workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
-                    extra = obj.filterKeys { it !in setOf("deleted_at", "workout_id") },
-                )
-            }
-        }
-    }
+    fun encodeOutput(value: DeleteWorkoutOutput): JsonElement = value.toJson()
 }
 
 /**
- * ExportHealthData holds the input and output types of the tool export_health_data (导出健康档案).
+ * ExportHealthData converts the input and output of the tool export_health_data (导出健康档案) from and to JSON.
  */
 object ExportHealthData {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): ExportHealthDataInput = ExportHealthDataInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: ExportHealthDataInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): ExportHealthDataOutput = ExportHealthDataOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        /**
-         * Default: true (applied by the caller, not by decoding).
-         */
-        val includeSleep: Boolean? = null,
-        /**
-         * Format: date-time.
-         */
-        val since: FitnessToolProviderOptional<String?> = FitnessToolProviderOptional.Absent,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            this.includeSleep?.let { m -> json["include_sleep"] = JsonPrimitive(m) }
-            (this.since as? FitnessToolProviderOptional.Present)?.let { m -> json["since"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                FitnessToolProviderJson.closed(obj, setOf("include_sleep", "since"), path)
-                return Input(
-                    includeSleep = obj["include_sleep"]?.let { m -> FitnessToolProviderJson.bool(m, FitnessToolProviderJson.at(path, "include_sleep")) },
-                    since = if (obj.containsKey("since")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("since")) { n0 -> FitnessToolProviderJson.string(n0, FitnessToolProviderJson.at(path, "since")) }) else FitnessToolProviderOptional.Absent,
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        /**
-         * 以 YYYY-MM-DD 日期为键的每日指标
-         */
-        val dailyMetrics: Map<String, DailyMetric>,
-        /**
-         * Format: date-time.
-         */
-        val generatedAt: String,
-        val profile: Profile,
-        val workouts: List<WorkoutsItem>,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("daily_metrics", "generated_at", "profile", "workouts")) json[k] = v
-            json["daily_metrics"] = JsonObject(this.dailyMetrics.mapValues { (_, x0) -> x0.toJson() })
-            json["generated_at"] = JsonPrimitive(this.generatedAt)
-            json["profile"] = this.profile.toJson()
-            json["workouts"] = JsonArray(this.workouts.map { x0 -> x0.toJson() })
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return Output(
-                    dailyMetrics = FitnessToolProviderJson.obj(FitnessToolProviderJson.required(obj, "daily_metrics", path), FitnessToolProviderJson.at(path, "daily_metrics")).mapValues { (k0, v0) -> DailyMetric.fromJson(v0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "daily_metrics"), k0)) },
-                    generatedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "generated_at", path), FitnessToolProviderJson.at(path, "generated_at")),
-                    profile = Profile.fromJson(FitnessToolProviderJson.required(obj, "profile", path), FitnessToolProviderJson.at(path, "profile")),
-                    workouts = FitnessToolProviderJson.arr(FitnessToolProviderJson.required(obj, "workouts", path), FitnessToolProviderJson.at(path, "workouts")).mapIndexed { i0, e0 -> WorkoutsItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "workouts"), i0)) },
-                    extra = obj.filterKeys { it !in setOf("daily_metrics", "generated_at", "profile", "workouts") },
-                )
-            }
-        }
-    }
-
-    /**
-     * DailyMetric is a generated JSON object type.
-     */
-    data class DailyMetric(
-        val restingHeartRate: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
-        val sleepMinutes: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
-        val sleepStages: FitnessToolProviderOptional<Map<String, Long>?> = FitnessToolProviderOptional.Absent,
-        val steps: Long,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("resting_heart_rate", "sleep_minutes", "sleep_stages", "steps")) json[k] = v
-            (this.restingHeartRate as? FitnessToolProviderOptional.Present)?.let { m -> json["resting_heart_rate"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            (this.sleepMinutes as? FitnessToolProviderOptional.Present)?.let { m -> json["sleep_minutes"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            (this.sleepStages as? FitnessToolProviderOptional.Present)?.let { m -> json["sleep_stages"] = (m.value?.let { x0 -> JsonObject(x0.mapValues { (_, x1) -> JsonPrimitive(x1) }) } ?: JsonNull) }
-            json["steps"] = JsonPrimitive(this.steps)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [DailyMetric], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): DailyMetric {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return DailyMetric(
-                    restingHeartRate = if (obj.containsKey("resting_heart_rate")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("resting_heart_rate")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "resting_heart_rate")) }) else FitnessToolProviderOptional.Absent,
-                    sleepMinutes = if (obj.containsKey("sleep_minutes")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("sleep_minutes")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "sleep_minutes")) }) else FitnessToolProviderOptional.Absent,
-                    sleepStages = if (obj.containsKey("sleep_stages")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("sleep_stages")) { n0 -> FitnessToolProviderJson.obj(n0, FitnessToolProviderJson.at(path, "sleep_stages")).mapValues { (k1, v1) -> FitnessToolProviderJson.long(v1, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "sleep_stages"), k1)) } }) else FitnessToolProviderOptional.Absent,
-                    steps = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "steps", path), FitnessToolProviderJson.at(path, "steps")),
-                    extra = obj.filterKeys { it !in setOf("resting_heart_rate", "sleep_minutes", "sleep_stages", "steps") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Profile is a generated JSON object type.
-     */
-    data class Profile(
-        val birthYear: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
-        val heightCm: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
-        val nickname: String,
-        val weightKg: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("birth_year", "height_cm", "nickname", "weight_kg")) json[k] = v
-            (this.birthYear as? FitnessToolProviderOptional.Present)?.let { m -> json["birth_year"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            (this.heightCm as? FitnessToolProviderOptional.Present)?.let { m -> json["height_cm"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["nickname"] = JsonPrimitive(this.nickname)
-            (this.weightKg as? FitnessToolProviderOptional.Present)?.let { m -> json["weight_kg"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Profile], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Profile {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return Profile(
-                    birthYear = if (obj.containsKey("birth_year")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("birth_year")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "birth_year")) }) else FitnessToolProviderOptional.Absent,
-                    heightCm = if (obj.containsKey("height_cm")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("height_cm")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "height_cm")) }) else FitnessToolProviderOptional.Absent,
-                    nickname = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "nickname", path), FitnessToolProviderJson.at(path, "nickname")),
-                    weightKg = if (obj.containsKey("weight_kg")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("weight_kg")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "weight_kg")) }) else FitnessToolProviderOptional.Absent,
-                    extra = obj.filterKeys { it !in setOf("birth_year", "height_cm", "nickname", "weight_kg") },
-                )
-            }
-        }
-    }
-
-    /**
-     * WorkoutsItem is a generated JSON object type.
-     */
-    data class WorkoutsItem(
-        val distanceM: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
-        val durationSeconds: Long,
-        val sport: Sport,
-        /**
-         * Format: date-time.
-         */
-        val startedAt: String,
-        val workoutId: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("distance_m", "duration_seconds", "sport", "started_at", "workout_id")) json[k] = v
-            (this.distanceM as? FitnessToolProviderOptional.Present)?.let { m -> json["distance_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["duration_seconds"] = JsonPrimitive(this.durationSeconds)
-            json["sport"] = this.sport.toJson()
-            json["started_at"] = JsonPrimitive(this.startedAt)
-            json["workout_id"] = JsonPrimitive(this.workoutId)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [WorkoutsItem], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): WorkoutsItem {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return WorkoutsItem(
-                    distanceM = if (obj.containsKey("distance_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("distance_m")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "distance_m")) }) else FitnessToolProviderOptional.Absent,
-                    durationSeconds = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "duration_seconds", path), FitnessToolProviderJson.at(path, "duration_seconds")),
-                    sport = Sport.fromJson(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport")),
-                    startedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "started_at", path), FitnessToolProviderJson.at(path, "started_at")),
-                    workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
-                    extra = obj.filterKeys { it !in setOf("distance_m", "duration_seconds", "sport", "started_at", "workout_id") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Sport is a generated enum of JSON string values.
-     */
-    enum class Sport(val wire: String) {
-        RUN("run"),
-        RIDE("ride"),
-        SWIM("swim");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Sport], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Sport {
-                val wire = FitnessToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
+    fun encodeOutput(value: ExportHealthDataOutput): JsonElement = value.toJson()
 }
 
 /**
- * ListWorkouts holds the input and output types of the tool list_workouts (查看运动记录).
+ * ListWorkouts converts the input and output of the tool list_workouts (查看运动记录) from and to JSON.
  */
 object ListWorkouts {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): ListWorkoutsInput = ListWorkoutsInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: ListWorkoutsInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): ListWorkoutsOutput = ListWorkoutsOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        /**
-         * Default: 500 (applied by the caller, not by decoding).
-         */
-        val limit: Long? = null,
-        /**
-         * Format: date-time.
-         */
-        val since: String,
-        val sports: List<Sport>? = null,
-        /**
-         * Format: date-time.
-         */
-        val until: String? = null,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            this.limit?.let { m -> json["limit"] = JsonPrimitive(m) }
-            json["since"] = JsonPrimitive(this.since)
-            this.sports?.let { m -> json["sports"] = JsonArray(m.map { x0 -> x0.toJson() }) }
-            this.until?.let { m -> json["until"] = JsonPrimitive(m) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                FitnessToolProviderJson.closed(obj, setOf("limit", "since", "sports", "until"), path)
-                return Input(
-                    limit = obj["limit"]?.let { m -> FitnessToolProviderJson.long(m, FitnessToolProviderJson.at(path, "limit")) },
-                    since = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "since", path), FitnessToolProviderJson.at(path, "since")),
-                    sports = obj["sports"]?.let { m -> FitnessToolProviderJson.arr(m, FitnessToolProviderJson.at(path, "sports")).mapIndexed { i0, e0 -> Sport.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "sports"), i0)) } },
-                    until = obj["until"]?.let { m -> FitnessToolProviderJson.string(m, FitnessToolProviderJson.at(path, "until")) },
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val truncated: Boolean,
-        val workouts: List<Workout>,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("truncated", "workouts")) json[k] = v
-            json["truncated"] = JsonPrimitive(this.truncated)
-            json["workouts"] = JsonArray(this.workouts.map { x0 -> x0.toJson() })
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return Output(
-                    truncated = FitnessToolProviderJson.bool(FitnessToolProviderJson.required(obj, "truncated", path), FitnessToolProviderJson.at(path, "truncated")),
-                    workouts = FitnessToolProviderJson.arr(FitnessToolProviderJson.required(obj, "workouts", path), FitnessToolProviderJson.at(path, "workouts")).mapIndexed { i0, e0 -> Workout.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "workouts"), i0)) },
-                    extra = obj.filterKeys { it !in setOf("truncated", "workouts") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Workout is a generated JSON object type.
-     */
-    data class Workout(
-        val averageHeartRate: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
-        val caloriesKcal: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
-        val detail: Detail,
-        val durationSeconds: Long,
-        /**
-         * 各心率区间（z1–z5）内的秒数
-         */
-        val heartRateZonesSeconds: Map<String, Long>? = null,
-        val source: Source,
-        /**
-         * Format: date-time.
-         */
-        val startedAt: String,
-        val workoutId: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("average_heart_rate", "calories_kcal", "detail", "duration_seconds", "heart_rate_zones_seconds", "source", "started_at", "workout_id")) json[k] = v
-            (this.averageHeartRate as? FitnessToolProviderOptional.Present)?.let { m -> json["average_heart_rate"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            (this.caloriesKcal as? FitnessToolProviderOptional.Present)?.let { m -> json["calories_kcal"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["detail"] = this.detail.toJson()
-            json["duration_seconds"] = JsonPrimitive(this.durationSeconds)
-            this.heartRateZonesSeconds?.let { m -> json["heart_rate_zones_seconds"] = JsonObject(m.mapValues { (_, x0) -> JsonPrimitive(x0) }) }
-            json["source"] = this.source.toJson()
-            json["started_at"] = JsonPrimitive(this.startedAt)
-            json["workout_id"] = JsonPrimitive(this.workoutId)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Workout], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Workout {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return Workout(
-                    averageHeartRate = if (obj.containsKey("average_heart_rate")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("average_heart_rate")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "average_heart_rate")) }) else FitnessToolProviderOptional.Absent,
-                    caloriesKcal = if (obj.containsKey("calories_kcal")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("calories_kcal")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "calories_kcal")) }) else FitnessToolProviderOptional.Absent,
-                    detail = Detail.fromJson(FitnessToolProviderJson.required(obj, "detail", path), FitnessToolProviderJson.at(path, "detail")),
-                    durationSeconds = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "duration_seconds", path), FitnessToolProviderJson.at(path, "duration_seconds")),
-                    heartRateZonesSeconds = obj["heart_rate_zones_seconds"]?.let { m -> FitnessToolProviderJson.obj(m, FitnessToolProviderJson.at(path, "heart_rate_zones_seconds")).mapValues { (k0, v0) -> FitnessToolProviderJson.long(v0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "heart_rate_zones_seconds"), k0)) } },
-                    source = Source.fromJson(FitnessToolProviderJson.required(obj, "source", path), FitnessToolProviderJson.at(path, "source")),
-                    startedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "started_at", path), FitnessToolProviderJson.at(path, "started_at")),
-                    workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
-                    extra = obj.filterKeys { it !in setOf("average_heart_rate", "calories_kcal", "detail", "duration_seconds", "heart_rate_zones_seconds", "source", "started_at", "workout_id") },
-                )
-            }
-        }
-    }
-
-    /**
-     * RunDetail is a generated JSON object type.
-     */
-    data class RunDetail(
-        val averagePaceSPerKm: BigDecimal? = null,
-        val distanceM: BigDecimal,
-        val elevationGainM: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
-        val sport: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) : Detail {
-        /** toJson converts this value to its JSON form. */
-        override fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("average_pace_s_per_km", "distance_m", "elevation_gain_m", "sport")) json[k] = v
-            this.averagePaceSPerKm?.let { m -> json["average_pace_s_per_km"] = JsonPrimitive(m) }
-            json["distance_m"] = JsonPrimitive(this.distanceM)
-            (this.elevationGainM as? FitnessToolProviderOptional.Present)?.let { m -> json["elevation_gain_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["sport"] = JsonPrimitive(this.sport)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [RunDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): RunDetail {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return RunDetail(
-                    averagePaceSPerKm = obj["average_pace_s_per_km"]?.let { m -> FitnessToolProviderJson.decimal(m, FitnessToolProviderJson.at(path, "average_pace_s_per_km")) },
-                    distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
-                    elevationGainM = if (obj.containsKey("elevation_gain_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("elevation_gain_m")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "elevation_gain_m")) }) else FitnessToolProviderOptional.Absent,
-                    sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "run"),
-                    extra = obj.filterKeys { it !in setOf("average_pace_s_per_km", "distance_m", "elevation_gain_m", "sport") },
-                )
-            }
-        }
-    }
-
-    /**
-     * RideDetail is a generated JSON object type.
-     */
-    data class RideDetail(
-        val averagePowerW: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
-        val distanceM: BigDecimal,
-        val sport: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) : Detail {
-        /** toJson converts this value to its JSON form. */
-        override fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("average_power_w", "distance_m", "sport")) json[k] = v
-            (this.averagePowerW as? FitnessToolProviderOptional.Present)?.let { m -> json["average_power_w"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["distance_m"] = JsonPrimitive(this.distanceM)
-            json["sport"] = JsonPrimitive(this.sport)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [RideDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): RideDetail {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return RideDetail(
-                    averagePowerW = if (obj.containsKey("average_power_w")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("average_power_w")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "average_power_w")) }) else FitnessToolProviderOptional.Absent,
-                    distanceM = FitnessToolProviderJson.decimal(FitnessToolProviderJson.required(obj, "distance_m", path), FitnessToolProviderJson.at(path, "distance_m")),
-                    sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "ride"),
-                    extra = obj.filterKeys { it !in setOf("average_power_w", "distance_m", "sport") },
-                )
-            }
-        }
-    }
-
-    /**
-     * SwimDetail is a generated JSON object type.
-     */
-    data class SwimDetail(
-        val laps: Long,
-        val poolLengthM: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
-        val sport: String,
-        val strokes: List<StrokesItem>? = null,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) : Detail {
-        /** toJson converts this value to its JSON form. */
-        override fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("laps", "pool_length_m", "sport", "strokes")) json[k] = v
-            json["laps"] = JsonPrimitive(this.laps)
-            (this.poolLengthM as? FitnessToolProviderOptional.Present)?.let { m -> json["pool_length_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["sport"] = JsonPrimitive(this.sport)
-            this.strokes?.let { m -> json["strokes"] = JsonArray(m.map { x0 -> x0.toJson() }) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [SwimDetail], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): SwimDetail {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return SwimDetail(
-                    laps = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "laps", path), FitnessToolProviderJson.at(path, "laps")),
-                    poolLengthM = if (obj.containsKey("pool_length_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("pool_length_m")) { n0 -> FitnessToolProviderJson.longIn(n0, FitnessToolProviderJson.at(path, "pool_length_m"), setOf(25L, 50L)) }) else FitnessToolProviderOptional.Absent,
-                    sport = FitnessToolProviderJson.constant(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport"), "swim"),
-                    strokes = obj["strokes"]?.let { m -> FitnessToolProviderJson.arr(m, FitnessToolProviderJson.at(path, "strokes")).mapIndexed { i0, e0 -> StrokesItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "strokes"), i0)) } },
-                    extra = obj.filterKeys { it !in setOf("laps", "pool_length_m", "sport", "strokes") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Source is a generated JSON object type.
-     */
-    data class Source(
-        val deviceName: FitnessToolProviderOptional<String?> = FitnessToolProviderOptional.Absent,
-        val kind: Kind,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("device_name", "kind")) json[k] = v
-            (this.deviceName as? FitnessToolProviderOptional.Present)?.let { m -> json["device_name"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["kind"] = this.kind.toJson()
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Source], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Source {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return Source(
-                    deviceName = if (obj.containsKey("device_name")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("device_name")) { n0 -> FitnessToolProviderJson.string(n0, FitnessToolProviderJson.at(path, "device_name")) }) else FitnessToolProviderOptional.Absent,
-                    kind = Kind.fromJson(FitnessToolProviderJson.required(obj, "kind", path), FitnessToolProviderJson.at(path, "kind")),
-                    extra = obj.filterKeys { it !in setOf("device_name", "kind") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Sport is a generated enum of JSON string values.
-     */
-    enum class Sport(val wire: String) {
-        RUN("run"),
-        RIDE("ride"),
-        SWIM("swim");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Sport], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Sport {
-                val wire = FitnessToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * StrokesItem is a generated enum of JSON string values.
-     */
-    enum class StrokesItem(val wire: String) {
-        FREESTYLE("freestyle"),
-        BREASTSTROKE("breaststroke"),
-        BACKSTROKE("backstroke"),
-        BUTTERFLY("butterfly");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [StrokesItem], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): StrokesItem {
-                val wire = FitnessToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * Kind is a generated enum of JSON string values.
-     */
-    enum class Kind(val wire: String) {
-        MANUAL("manual"),
-        DEVICE("device"),
-        IMPORT("import");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Kind], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Kind {
-                val wire = FitnessToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * Detail is one of its variants, told apart by the property "sport".
-     */
-    sealed interface Detail {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject
-
-        companion object {
-            /** fromJson converts a JSON object to the variant its discriminator names, or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Detail {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                val at = FitnessToolProviderJson.at(path, "sport")
-                return when (FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "sport", path), at)) {
-                    "run" -> RunDetail.fromJson(element, path)
-                    "ride" -> RideDetail.fromJson(element, path)
-                    "swim" -> SwimDetail.fromJson(element, path)
-                    else -> FitnessToolProviderJson.fail(at, "unknown variant")
-                }
-            }
-        }
-    }
+    fun encodeOutput(value: ListWorkoutsOutput): JsonElement = value.toJson()
 }
 
 /**
- * LogWorkout holds the input and output types of the tool log_workout (手动记录运动).
+ * LogWorkout converts the input and output of the tool log_workout (手动记录运动) from and to JSON.
  */
 object LogWorkout {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): LogWorkoutInput = LogWorkoutInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: LogWorkoutInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): LogWorkoutOutput = LogWorkoutOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        val caloriesKcal: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
-        val distanceM: FitnessToolProviderOptional<BigDecimal?> = FitnessToolProviderOptional.Absent,
-        val durationSeconds: Long,
-        val notes: String? = null,
-        val sport: Sport,
-        /**
-         * Format: date-time.
-         */
-        val startedAt: String,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            (this.caloriesKcal as? FitnessToolProviderOptional.Present)?.let { m -> json["calories_kcal"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            (this.distanceM as? FitnessToolProviderOptional.Present)?.let { m -> json["distance_m"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["duration_seconds"] = JsonPrimitive(this.durationSeconds)
-            this.notes?.let { m -> json["notes"] = JsonPrimitive(m) }
-            json["sport"] = this.sport.toJson()
-            json["started_at"] = JsonPrimitive(this.startedAt)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                FitnessToolProviderJson.closed(obj, setOf("calories_kcal", "distance_m", "duration_seconds", "notes", "sport", "started_at"), path)
-                return Input(
-                    caloriesKcal = if (obj.containsKey("calories_kcal")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("calories_kcal")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "calories_kcal")) }) else FitnessToolProviderOptional.Absent,
-                    distanceM = if (obj.containsKey("distance_m")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("distance_m")) { n0 -> FitnessToolProviderJson.decimal(n0, FitnessToolProviderJson.at(path, "distance_m")) }) else FitnessToolProviderOptional.Absent,
-                    durationSeconds = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "duration_seconds", path), FitnessToolProviderJson.at(path, "duration_seconds")),
-                    notes = obj["notes"]?.let { m -> FitnessToolProviderJson.string(m, FitnessToolProviderJson.at(path, "notes")) },
-                    sport = Sport.fromJson(FitnessToolProviderJson.required(obj, "sport", path), FitnessToolProviderJson.at(path, "sport")),
-                    startedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "started_at", path), FitnessToolProviderJson.at(path, "started_at")),
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        /**
-         * Format: date-time.
-         */
-        val createdAt: String,
-        val workoutId: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("created_at", "workout_id")) json[k] = v
-            json["created_at"] = JsonPrimitive(this.createdAt)
-            json["workout_id"] = JsonPrimitive(this.workoutId)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return Output(
-                    createdAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "created_at", path), FitnessToolProviderJson.at(path, "created_at")),
-                    workoutId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "workout_id", path), FitnessToolProviderJson.at(path, "workout_id")),
-                    extra = obj.filterKeys { it !in setOf("created_at", "workout_id") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Sport is a generated enum of JSON string values.
-     */
-    enum class Sport(val wire: String) {
-        RUN("run"),
-        RIDE("ride"),
-        SWIM("swim");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Sport], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Sport {
-                val wire = FitnessToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
+    fun encodeOutput(value: LogWorkoutOutput): JsonElement = value.toJson()
 }
 
 /**
- * SyncWearable holds the input and output types of the tool sync_wearable (同步可穿戴设备).
+ * SyncWearable converts the input and output of the tool sync_wearable (同步可穿戴设备) from and to JSON.
  */
 object SyncWearable {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): SyncWearableInput = SyncWearableInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: SyncWearableInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): SyncWearableOutput = SyncWearableOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        /**
-         * 为 null 时同步所有已配对设备
-         */
-        val deviceId: FitnessToolProviderOptional<String?> = FitnessToolProviderOptional.Absent,
-        /**
-         * Default: false (applied by the caller, not by decoding).
-         */
-        val fullResync: Boolean? = null,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            (this.deviceId as? FitnessToolProviderOptional.Present)?.let { m -> json["device_id"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            this.fullResync?.let { m -> json["full_resync"] = JsonPrimitive(m) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                FitnessToolProviderJson.closed(obj, setOf("device_id", "full_resync"), path)
-                return Input(
-                    deviceId = if (obj.containsKey("device_id")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("device_id")) { n0 -> FitnessToolProviderJson.string(n0, FitnessToolProviderJson.at(path, "device_id")) }) else FitnessToolProviderOptional.Absent,
-                    fullResync = obj["full_resync"]?.let { m -> FitnessToolProviderJson.bool(m, FitnessToolProviderJson.at(path, "full_resync")) },
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val devices: List<DevicesItem>,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("devices")) json[k] = v
-            json["devices"] = JsonArray(this.devices.map { x0 -> x0.toJson() })
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return Output(
-                    devices = FitnessToolProviderJson.arr(FitnessToolProviderJson.required(obj, "devices", path), FitnessToolProviderJson.at(path, "devices")).mapIndexed { i0, e0 -> DevicesItem.fromJson(e0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "devices"), i0)) },
-                    extra = obj.filterKeys { it !in setOf("devices") },
-                )
-            }
-        }
-    }
-
-    /**
-     * DevicesItem is a generated JSON object type.
-     */
-    data class DevicesItem(
-        val batteryPercent: FitnessToolProviderOptional<Long?> = FitnessToolProviderOptional.Absent,
-        val deviceId: String,
-        val error: String?,
-        val importedWorkouts: Long,
-        /**
-         * Format: date-time.
-         */
-        val lastSyncedAt: String,
-        val model: String,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("battery_percent", "device_id", "error", "imported_workouts", "last_synced_at", "model")) json[k] = v
-            (this.batteryPercent as? FitnessToolProviderOptional.Present)?.let { m -> json["battery_percent"] = (m.value?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull) }
-            json["device_id"] = JsonPrimitive(this.deviceId)
-            json["error"] = (this.error?.let { x0 -> JsonPrimitive(x0) } ?: JsonNull)
-            json["imported_workouts"] = JsonPrimitive(this.importedWorkouts)
-            json["last_synced_at"] = JsonPrimitive(this.lastSyncedAt)
-            json["model"] = JsonPrimitive(this.model)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [DevicesItem], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): DevicesItem {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return DevicesItem(
-                    batteryPercent = if (obj.containsKey("battery_percent")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("battery_percent")) { n0 -> FitnessToolProviderJson.long(n0, FitnessToolProviderJson.at(path, "battery_percent")) }) else FitnessToolProviderOptional.Absent,
-                    deviceId = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "device_id", path), FitnessToolProviderJson.at(path, "device_id")),
-                    error = FitnessToolProviderJson.orNull(FitnessToolProviderJson.required(obj, "error", path)) { n0 -> FitnessToolProviderJson.string(n0, FitnessToolProviderJson.at(path, "error")) },
-                    importedWorkouts = FitnessToolProviderJson.long(FitnessToolProviderJson.required(obj, "imported_workouts", path), FitnessToolProviderJson.at(path, "imported_workouts")),
-                    lastSyncedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "last_synced_at", path), FitnessToolProviderJson.at(path, "last_synced_at")),
-                    model = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "model", path), FitnessToolProviderJson.at(path, "model")),
-                    extra = obj.filterKeys { it !in setOf("battery_percent", "device_id", "error", "imported_workouts", "last_synced_at", "model") },
-                )
-            }
-        }
-    }
+    fun encodeOutput(value: SyncWearableOutput): JsonElement = value.toJson()
 }
 
 /**
- * UpdatePreferences holds the input and output types of the tool update_preferences (修改应用设置).
+ * UpdatePreferences converts the input and output of the tool update_preferences (修改应用设置) from and to JSON.
  */
 object UpdatePreferences {
-
     /** decodeInput converts the tool's input from JSON, or throws InvalidArgs. */
-    fun decodeInput(element: JsonElement, path: String = ""): Input = Input.fromJson(element, path)
+    fun decodeInput(element: JsonElement, path: String = ""): UpdatePreferencesInput = UpdatePreferencesInput.fromJson(element, path)
 
     /** encodeInput converts the tool's input to JSON. */
-    fun encodeInput(value: Input): JsonElement = value.toJson()
+    fun encodeInput(value: UpdatePreferencesInput): JsonElement = value.toJson()
 
     /** decodeOutput converts the tool's output from JSON, or throws InvalidArgs. */
-    fun decodeOutput(element: JsonElement, path: String = ""): Output = Output.fromJson(element, path)
+    fun decodeOutput(element: JsonElement, path: String = ""): UpdatePreferencesOutput = UpdatePreferencesOutput.fromJson(element, path)
 
     /** encodeOutput converts the tool's output to JSON. */
-    fun encodeOutput(value: Output): JsonElement = value.toJson()
-
-    /**
-     * Input is a generated JSON object type.
-     */
-    data class Input(
-        /**
-         * 通知类别（如 weekly_report）到开关的映射
-         */
-        val notifications: Map<String, Boolean>? = null,
-        val units: Units? = null,
-        val weeklyGoal: FitnessToolProviderOptional<WeeklyGoal?> = FitnessToolProviderOptional.Absent,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            this.notifications?.let { m -> json["notifications"] = JsonObject(m.mapValues { (_, x0) -> JsonPrimitive(x0) }) }
-            this.units?.let { m -> json["units"] = m.toJson() }
-            (this.weeklyGoal as? FitnessToolProviderOptional.Present)?.let { m -> json["weekly_goal"] = (m.value?.let { x0 -> x0.toJson() } ?: JsonNull) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Input], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Input {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                FitnessToolProviderJson.closed(obj, setOf("notifications", "units", "weekly_goal"), path)
-                return Input(
-                    notifications = obj["notifications"]?.let { m -> FitnessToolProviderJson.obj(m, FitnessToolProviderJson.at(path, "notifications")).mapValues { (k0, v0) -> FitnessToolProviderJson.bool(v0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "notifications"), k0)) } },
-                    units = obj["units"]?.let { m -> Units.fromJson(m, FitnessToolProviderJson.at(path, "units")) },
-                    weeklyGoal = if (obj.containsKey("weekly_goal")) FitnessToolProviderOptional.Present(FitnessToolProviderJson.orNull(obj.getValue("weekly_goal")) { n0 -> WeeklyGoal.fromJson(n0, FitnessToolProviderJson.at(path, "weekly_goal")) }) else FitnessToolProviderOptional.Absent,
-                )
-            }
-        }
-    }
-
-    /**
-     * WeeklyGoal is a generated JSON object type.
-     */
-    data class WeeklyGoal(
-        val activeMinutes: Long? = null,
-        val distanceKm: BigDecimal? = null,
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            this.activeMinutes?.let { m -> json["active_minutes"] = JsonPrimitive(m) }
-            this.distanceKm?.let { m -> json["distance_km"] = JsonPrimitive(m) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [WeeklyGoal], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): WeeklyGoal {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                FitnessToolProviderJson.closed(obj, setOf("active_minutes", "distance_km"), path)
-                return WeeklyGoal(
-                    activeMinutes = obj["active_minutes"]?.let { m -> FitnessToolProviderJson.long(m, FitnessToolProviderJson.at(path, "active_minutes")) },
-                    distanceKm = obj["distance_km"]?.let { m -> FitnessToolProviderJson.decimal(m, FitnessToolProviderJson.at(path, "distance_km")) },
-                )
-            }
-        }
-    }
-
-    /**
-     * Output is a generated JSON object type.
-     */
-    data class Output(
-        val notifications: Map<String, Boolean>,
-        val units: Units2,
-        /**
-         * Format: date-time.
-         */
-        val updatedAt: String,
-        val weeklyGoal: WeeklyGoal2?,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("notifications", "units", "updated_at", "weekly_goal")) json[k] = v
-            json["notifications"] = JsonObject(this.notifications.mapValues { (_, x0) -> JsonPrimitive(x0) })
-            json["units"] = this.units.toJson()
-            json["updated_at"] = JsonPrimitive(this.updatedAt)
-            json["weekly_goal"] = (this.weeklyGoal?.let { x0 -> x0.toJson() } ?: JsonNull)
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [Output], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): Output {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return Output(
-                    notifications = FitnessToolProviderJson.obj(FitnessToolProviderJson.required(obj, "notifications", path), FitnessToolProviderJson.at(path, "notifications")).mapValues { (k0, v0) -> FitnessToolProviderJson.bool(v0, FitnessToolProviderJson.at(FitnessToolProviderJson.at(path, "notifications"), k0)) },
-                    units = Units2.fromJson(FitnessToolProviderJson.required(obj, "units", path), FitnessToolProviderJson.at(path, "units")),
-                    updatedAt = FitnessToolProviderJson.string(FitnessToolProviderJson.required(obj, "updated_at", path), FitnessToolProviderJson.at(path, "updated_at")),
-                    weeklyGoal = FitnessToolProviderJson.orNull(FitnessToolProviderJson.required(obj, "weekly_goal", path)) { n0 -> WeeklyGoal2.fromJson(n0, FitnessToolProviderJson.at(path, "weekly_goal")) },
-                    extra = obj.filterKeys { it !in setOf("notifications", "units", "updated_at", "weekly_goal") },
-                )
-            }
-        }
-    }
-
-    /**
-     * WeeklyGoal2 is a generated JSON object type.
-     */
-    data class WeeklyGoal2(
-        val activeMinutes: Long? = null,
-        val distanceKm: BigDecimal? = null,
-        /**
-         * extra holds the members the schema admits beyond the declared
-         * properties, as received; they are encoded back unchanged.
-         */
-        val extra: Map<String, JsonElement> = emptyMap(),
-    ) {
-        /** toJson converts this value to its JSON form. */
-        fun toJson(): JsonObject {
-            val json = LinkedHashMap<String, JsonElement>()
-            for ((k, v) in extra) if (k !in setOf("active_minutes", "distance_km")) json[k] = v
-            this.activeMinutes?.let { m -> json["active_minutes"] = JsonPrimitive(m) }
-            this.distanceKm?.let { m -> json["distance_km"] = JsonPrimitive(m) }
-            return JsonObject(json)
-        }
-
-        companion object {
-            /** fromJson converts a JSON value to [WeeklyGoal2], or throws InvalidArgs naming the JSON pointer of the wrong shape. */
-            fun fromJson(element: JsonElement, path: String = ""): WeeklyGoal2 {
-                val obj = FitnessToolProviderJson.obj(element, path)
-                return WeeklyGoal2(
-                    activeMinutes = obj["active_minutes"]?.let { m -> FitnessToolProviderJson.long(m, FitnessToolProviderJson.at(path, "active_minutes")) },
-                    distanceKm = obj["distance_km"]?.let { m -> FitnessToolProviderJson.decimal(m, FitnessToolProviderJson.at(path, "distance_km")) },
-                    extra = obj.filterKeys { it !in setOf("active_minutes", "distance_km") },
-                )
-            }
-        }
-    }
-
-    /**
-     * Units is a generated enum of JSON string values.
-     */
-    enum class Units(val wire: String) {
-        METRIC("metric"),
-        IMPERIAL("imperial");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Units], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Units {
-                val wire = FitnessToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
-
-    /**
-     * Units2 is a generated enum of JSON string values.
-     */
-    enum class Units2(val wire: String) {
-        METRIC("metric"),
-        IMPERIAL("imperial");
-
-        /** toJson converts this value to its JSON string. */
-        fun toJson(): JsonPrimitive = JsonPrimitive(wire)
-
-        companion object {
-            /** fromJson converts a JSON string to [Units2], or throws InvalidArgs. */
-            fun fromJson(element: JsonElement, path: String = ""): Units2 {
-                val wire = FitnessToolProviderJson.string(element, path)
-                return entries.firstOrNull { it.wire == wire } ?: FitnessToolProviderJson.fail(path, "unknown enum value")
-            }
-        }
-    }
+    fun encodeOutput(value: UpdatePreferencesOutput): JsonElement = value.toJson()
 }
-
-
-
-

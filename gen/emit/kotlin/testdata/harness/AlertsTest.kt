@@ -10,10 +10,14 @@ import android.os.Bundle
 import com.example.app.cetp.AlertToolProviderBase
 import com.example.app.cetp.AlertToolProviderConfirmation
 import com.example.app.cetp.AlertToolProviderReply
-import com.example.app.cetp.CreateAlert
-import com.example.app.cetp.DeleteAlert
-import com.example.app.cetp.ListAlerts
-import com.example.app.cetp.UpdateAlert
+import com.example.app.cetp.CreateAlertInput
+import com.example.app.cetp.CreateAlertOutput
+import com.example.app.cetp.DeleteAlertInput
+import com.example.app.cetp.DeleteAlertOutput
+import com.example.app.cetp.ListAlertsInput
+import com.example.app.cetp.ListAlertsOutput
+import com.example.app.cetp.UpdateAlertInput
+import com.example.app.cetp.UpdateAlertOutput
 import dev.clawseed.sdk.android.cetp.CetpAccessDecision
 import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
 import dev.clawseed.sdk.android.cetp.CetpCallerPackage
@@ -53,24 +57,24 @@ class Alerts : AlertToolProviderBase() {
     override fun onMissingScopes(request: CetpProviderRequest, missing: List<String>): CetpAccessDecision =
         missingScopes ?: super.onMissingScopes(request, missing)
 
-    override fun createAlert(input: CreateAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<CreateAlert.Output> {
+    override fun createAlert(input: CreateAlertInput, request: CetpProviderRequest): AlertToolProviderReply<CreateAlertOutput> {
         calls.add("create:" + input.symbol + "@" + input.price.toPlainString())
         createThrows?.let { throw it }
-        return AlertToolProviderReply.Done(CreateAlert.Output(alertId = "a_1"))
+        return AlertToolProviderReply.Done(CreateAlertOutput(alertId = "a_1"))
     }
 
-    override fun deleteAlert(input: DeleteAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<DeleteAlert.Output> {
+    override fun deleteAlert(input: DeleteAlertInput, request: CetpProviderRequest): AlertToolProviderReply<DeleteAlertOutput> {
         calls.add("delete:" + input.alertId)
-        return AlertToolProviderReply.Done(DeleteAlert.Output(alertId = input.alertId, deleted = true))
+        return AlertToolProviderReply.Done(DeleteAlertOutput(alertId = input.alertId, deleted = true))
     }
 
-    override fun listAlerts(input: ListAlerts.Input, request: CetpProviderRequest): AlertToolProviderReply<ListAlerts.Output> {
+    override fun listAlerts(input: ListAlertsInput, request: CetpProviderRequest): AlertToolProviderReply<ListAlertsOutput> {
         calls.add("list")
         listThrows?.let { throw it }
-        return AlertToolProviderReply.Done(ListAlerts.Output(alerts = emptyList(), nextPageToken = null))
+        return AlertToolProviderReply.Done(ListAlertsOutput(alerts = emptyList(), nextPageToken = null))
     }
 
-    override fun updateAlert(input: UpdateAlert.Input, request: CetpProviderRequest): AlertToolProviderReply<UpdateAlert.Output> =
+    override fun updateAlert(input: UpdateAlertInput, request: CetpProviderRequest): AlertToolProviderReply<UpdateAlertOutput> =
         AlertToolProviderReply.Raw(CetpProviderResult.Failure(errorCode = "CONFLICT", message = "busy"))
 
     fun request(tool: String, args: String): CetpProviderRequest = CetpProviderRequest(
