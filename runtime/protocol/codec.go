@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"time"
 )
 
@@ -30,12 +30,19 @@ var ErrFileDescriptor = errors.New("protocol: file descriptors travel out of ban
 // String and Resolution ID uvarint-prefixed UTF-8 bytes, int[] a uvarint
 // count of big-endian Ints).
 func MarshalBundle(b Bundle) ([]byte, error) {
-	keys := make([]string, 0, len(b))
+	return AppendBundle(nil, b)
+}
+
+// AppendBundle appends the binary Bundle format of b (see MarshalBundle)
+// to out, for a transport that reuses its buffers.
+func AppendBundle(out []byte, b Bundle) ([]byte, error) {
+	var small [16]string
+	keys := small[:0]
 	for k := range b {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
-	out := binary.AppendUvarint(nil, uint64(len(keys)))
+	slices.Sort(keys)
+	out = binary.AppendUvarint(out, uint64(len(keys)))
 	for _, k := range keys {
 		out = appendBytes(out, k)
 		var err error

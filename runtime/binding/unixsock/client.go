@@ -1,12 +1,15 @@
 package unixsock
 
 import (
-	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/cetpgen/cetpgen/runtime/consumer"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
@@ -25,29 +28,48 @@ type ClientOptions struct {
 	// excluded. It defaults to DefaultMaxResponse and never exceeds
 	// HardMaxFrame.
 	MaxResponse int
+	// Descriptors makes the Transport receive passed descriptors from its
+	// first read. Without it the Transport reads with plain read(2) until a
+	// negotiate on this connection selects large_results, the only
+	// capability under which a Provider passes descriptors; a Consumer
+	// that calls with a session negotiated over another connection sets
+	// it.
+	Descriptors bool
 }
 
 // Transport is a consumer.Transport over one connection to a Provider's
 // socket. It is safe for concurrent use: calls are sent as they come and
-// their responses matched by request number. It does not reconnect; once
-// the connection ends every call returns an error wrapping ErrClosed.
+// their responses matched by request number. No goroutine reads the
+// connection on its own: one waiting caller at a time reads it, hands
+// every other caller its response and, when its own arrives, passes the
+// reading to a caller still waiting, so that a lone caller reads its own
+// response without a hand-off. It does not reconnect; once the connection
+// ends every call returns an error wrapping ErrClosed.
 type Transport struct {
 	c   *net.UnixConn
 	fr  *fdReader
-	max int
+	in  *framer // reads c, or fr once descriptors may arrive; only the reader uses it
 	wmu sync.Mutex
+	// wbuf is the frame being written and wdeadline the write deadline
+	// last set; both under wmu.
+	wbuf      []byte
+	wdeadline time.Time
 
 	mu      sync.Mutex
 	next    uint32
 	pending map[uint32]*pending
+	reading bool // a caller reads the connection; after the end, for good
+	closing bool // Close was called while a caller read the connection
 	err     error
-	done    chan struct{}
+	done    chan struct{} // closed when the connection ended
 }
 
 // pending is a request waiting for its response.
 type pending struct {
-	want byte // the response type
-	ch   chan *frame
+	want      byte // the response type
+	negotiate bool
+	ch        chan *frame   // the response
+	lead      chan struct{} // its caller is to read the connection now
 }
 
 var _ consumer.Transport = (*Transport)(nil)
@@ -65,15 +87,24 @@ func DialContext(ctx context.Context, path string, opt ClientOptions) (*Transpor
 		return nil, err
 	}
 	uc := c.(*net.UnixConn)
-	t := &Transport{c: uc, fr: newFDReader(uc), pending: map[uint32]*pending{}, done: make(chan struct{}),
-		max: min(positive(opt.MaxResponse, DefaultMaxResponse), HardMaxFrame)}
-	go t.readLoop()
+	t := &Transport{c: uc, fr: newFDReader(uc), pending: map[uint32]*pending{}, done: make(chan struct{})}
+	t.in = newFramer(uc, min(positive(opt.MaxResponse, DefaultMaxResponse), HardMaxFrame))
+	if opt.Descriptors {
+		t.in.r = t.fr
+	}
 	return t, nil
 }
 
 // Close closes the connection; calls in flight return ErrClosed.
 func (t *Transport) Close() error {
 	err := t.c.Close()
+	t.mu.Lock()
+	idle := !t.reading
+	t.reading, t.closing = true, true // a reader ends the connection
+	t.mu.Unlock()
+	if idle {
+		t.end(ErrClosed)
+	}
 	<-t.done
 	return err
 }
@@ -119,42 +150,145 @@ func (t *Transport) Launch(ctx context.Context, r *protocol.Resolution) error {
 // forgets the request; a late response is discarded, its descriptors
 // closed.
 func (t *Transport) roundTrip(ctx context.Context, f *frame, want byte) (*frame, error) {
-	buf, _, err := encodeFrame(f)
-	if err != nil {
-		return nil, err
-	}
-	p := &pending{want: want, ch: make(chan *frame, 1)}
+	p := &pending{want: want, negotiate: f.method == protocol.MethodNegotiate,
+		ch: make(chan *frame, 1), lead: make(chan struct{}, 1)}
 	id, err := t.register(p)
 	if err != nil {
 		return nil, err
 	}
-	setID(buf, id)
-	if err := t.write(ctx, buf); err != nil {
+	f.id = id
+	if err := t.write(ctx, f); err != nil {
 		t.forget(id)
 		return nil, err
 	}
 	return t.wait(ctx, id, p)
 }
 
-// wait waits for the response to request id.
+// wait waits for the response to request id, reading the connection
+// itself while no other caller does or once one passes it the reading.
 func (t *Transport) wait(ctx context.Context, id uint32, p *pending) (*frame, error) {
-	select {
-	case f := <-p.ch:
-		return f, nil
-	case <-t.done:
-		return nil, t.closedErr()
-	case <-ctx.Done():
-		if t.forget(id) {
-			go t.sendCancel(id)
-			return nil, ctx.Err()
-		}
-		select { // the response or the end of the connection won the race
+	t.mu.Lock()
+	lead := !t.reading
+	t.reading = true
+	t.mu.Unlock()
+	for !lead {
+		select {
 		case f := <-p.ch:
-			closeFDs(f.bundle)
+			return f, nil
+		case <-p.lead:
+			lead = true
 		case <-t.done:
+			select {
+			case f := <-p.ch: // delivered just before the end
+				return f, nil
+			default:
+				return nil, t.closedErr()
+			}
+		case <-ctx.Done():
+			return nil, t.abandon(ctx, id, p)
 		}
-		return nil, ctx.Err()
 	}
+	return t.readOwn(ctx, id, p)
+}
+
+// abandon forgets request id, whose context ended, and cancels it on the
+// server; a response that won the race is discarded.
+func (t *Transport) abandon(ctx context.Context, id uint32, p *pending) error {
+	if t.forget(id) {
+		go t.sendCancel(id)
+		return ctx.Err()
+	}
+	select { // the response or the end of the connection won the race
+	case f := <-p.ch:
+		closeFDs(f.bundle)
+	case <-t.done:
+	}
+	return ctx.Err()
+}
+
+// readOwn reads the connection for every caller until the response to
+// request id arrives, its context ends or the connection ends, then
+// passes the reading on. The end of ctx interrupts a read by a deadline
+// in the past; the framer keeps what it read, so the next reader goes on
+// from there.
+func (t *Transport) readOwn(ctx context.Context, id uint32, p *pending) (*frame, error) {
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		t.c.SetReadDeadline(time.Unix(1, 0))
+		close(fired)
+	})
+	disarm := func() {
+		if !stop() {
+			<-fired
+			t.c.SetReadDeadline(time.Time{})
+		}
+	}
+	for {
+		f, err := t.in.next()
+		if err == nil {
+			var mine bool
+			if mine, err = t.deliver(f, id); mine {
+				disarm()
+				t.passReading()
+				return f, nil
+			}
+		}
+		if err != nil && errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+			disarm()
+			return nil, t.abandonReading(ctx, id, p)
+		}
+		if err != nil {
+			disarm()
+			t.end(err)
+			return nil, t.closedErr()
+		}
+	}
+}
+
+// abandonReading gives up request id, whose context ended while its
+// caller read the connection, and passes the reading on.
+func (t *Transport) abandonReading(ctx context.Context, id uint32, p *pending) error {
+	t.mu.Lock()
+	_, waiting := t.pending[id]
+	delete(t.pending, id)
+	last := t.passReadingLocked()
+	t.mu.Unlock()
+	if last {
+		t.end(ErrClosed)
+	}
+	if waiting {
+		go t.sendCancel(id)
+	}
+	return ctx.Err()
+}
+
+// passReading passes the reading of the connection to a caller still
+// waiting, if any.
+func (t *Transport) passReading() {
+	t.mu.Lock()
+	last := t.passReadingLocked()
+	t.mu.Unlock()
+	if last {
+		t.end(ErrClosed)
+	}
+}
+
+// passReadingLocked is passReading with t.mu held. It reports whether the
+// caller, the last reader of a Transport being closed, must end the
+// connection.
+func (t *Transport) passReadingLocked() bool {
+	if t.err != nil {
+		return false
+	}
+	for _, q := range t.pending {
+		q.lead <- struct{}{}
+		return false
+	}
+	if t.closing {
+		return true
+	}
+	t.reading = false
+	return false
 }
 
 // register assigns a request number that is neither 0 nor pending.
@@ -173,28 +307,49 @@ func (t *Transport) register(p *pending) (uint32, error) {
 	}
 }
 
-// forget drops request id and reports whether it was still pending.
+// forget drops request id and reports whether it was still pending. When
+// the reading had been passed to its caller, it passes it on.
 func (t *Transport) forget(id uint32) bool {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, ok := t.pending[id]
+	p, ok := t.pending[id]
 	delete(t.pending, id)
+	last := false
+	if ok {
+		select {
+		case <-p.lead:
+			last = t.passReadingLocked()
+		default:
+		}
+	}
+	t.mu.Unlock()
+	if last {
+		t.end(ErrClosed)
+	}
 	return ok
 }
 
 // sendCancel tells the server to cancel the context of request id.
 func (t *Transport) sendCancel(id uint32) {
-	buf, _, _ := encodeFrame(&frame{typ: typeCancel, id: id})
-	t.write(context.Background(), buf)
+	t.write(context.Background(), &frame{typ: typeCancel, id: id})
 }
 
 // write writes one whole frame by the deadline of ctx, if any; a failed
-// write breaks the connection, which may hold part of a frame.
-func (t *Transport) write(ctx context.Context, buf []byte) error {
+// write breaks the connection, which may hold part of a frame. The write
+// deadline is set only when it changes.
+func (t *Transport) write(ctx context.Context, f *frame) error {
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
-	deadline, _ := ctx.Deadline()
-	t.c.SetWriteDeadline(deadline)
+	buf, _, err := appendFrame(t.wbuf, f)
+	if err != nil {
+		return err
+	}
+	if cap(buf) <= maxKeptWriteBuffer {
+		t.wbuf = buf
+	}
+	if deadline, _ := ctx.Deadline(); !deadline.Equal(t.wdeadline) {
+		t.c.SetWriteDeadline(deadline)
+		t.wdeadline = deadline
+	}
 	if _, err := t.c.Write(buf); err != nil {
 		t.c.Close()
 		return fmt.Errorf("%w: %v", ErrClosed, err)
@@ -208,50 +363,65 @@ func (t *Transport) closedErr() error {
 	return t.err
 }
 
-// readLoop reads responses and hands each to its request until the
-// connection ends; then it fails every pending request and closes every
-// descriptor it still holds.
-func (t *Transport) readLoop() {
-	br := bufio.NewReaderSize(t.fr, 64<<10)
-	var err error
-	for err == nil {
-		var f *frame
-		if f, err = readFrame(br, t.max); err == nil {
-			err = t.deliver(f)
-		}
-	}
+// end ends the connection after err: it fails every pending request and
+// closes every descriptor still held. Only the caller holding the reading
+// calls it, once; the reading stays taken.
+func (t *Transport) end(err error) {
 	t.c.Close()
 	t.fr.closeAll()
 	t.mu.Lock()
-	t.err = fmt.Errorf("%w: %v", ErrClosed, err)
+	if !errors.Is(err, ErrClosed) {
+		err = fmt.Errorf("%w: %v", ErrClosed, err)
+	}
+	t.err = err
 	t.pending = nil
 	t.mu.Unlock()
 	close(t.done)
 }
 
 // deliver attaches the descriptors of f and hands it to its request, or
-// closes them when nobody waits for it.
-func (t *Transport) deliver(f *frame) error {
+// closes them when nobody waits for it. It reports whether f is the
+// response of request own, which it does not hand over. After the answer
+// to a negotiate that selected large_results, reads receive descriptors.
+func (t *Transport) deliver(f *frame, own uint32) (bool, error) {
 	if f.typ == typeGoAway {
-		return fmt.Errorf("server: %s", f.reason)
+		return false, fmt.Errorf("server: %s", f.reason)
 	}
 	files, err := t.fr.take(len(f.fdKeys))
 	if err != nil {
-		return err
+		return false, err
 	}
 	for i, k := range f.fdKeys {
 		f.bundle[k] = protocol.FileDescriptor{File: files[i]}
 	}
 	t.mu.Lock()
 	p := t.pending[f.id]
-	delete(t.pending, f.id)
+	if p != nil && p.want == f.typ {
+		delete(t.pending, f.id)
+	}
 	t.mu.Unlock()
 	if p == nil || p.want != f.typ {
 		closeFDs(f.bundle)
-		return checkUnsolicited(p, f)
+		return false, checkUnsolicited(p, f)
+	}
+	if p.negotiate && selectsLargeResults(f.bundle) {
+		t.in.r = t.fr
+	}
+	if f.id == own {
+		return true, nil
 	}
 	p.ch <- f
-	return nil
+	return false, nil
+}
+
+// selectsLargeResults reports whether the negotiate answer b selected the
+// large_results capability.
+func selectsLargeResults(b protocol.Bundle) bool {
+	data, _, _ := b.String(protocol.KeyData)
+	var s struct {
+		Capabilities []string `json:"capabilities"`
+	}
+	return json.Unmarshal([]byte(data), &s) == nil && slices.Contains(s.Capabilities, protocol.CapLargeResults)
 }
 
 // checkUnsolicited accepts a response to a forgotten request and rejects

@@ -51,7 +51,7 @@ func sendRaw(c *net.UnixConn, buf []byte, fds ...int) {
 
 // callFake makes one call to a fake server running script.
 func callFake(t *testing.T, script func(*net.UnixConn, *frame)) error {
-	tr, err := Dial(fakeServer(t, script))
+	tr, err := DialContext(context.Background(), fakeServer(t, script), ClientOptions{Descriptors: true})
 	if err != nil {
 		t.Fatal(err)
 	}

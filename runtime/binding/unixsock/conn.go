@@ -1,11 +1,8 @@
 package unixsock
 
 import (
-	"bufio"
 	"context"
-	"encoding/binary"
 	"errors"
-	"io"
 	"net"
 	"runtime"
 	"sync"
@@ -16,34 +13,49 @@ import (
 	"github.com/cetpgen/cetpgen/runtime/provider"
 )
 
-// conn is the server side of one connection.
+// conn is the server side of one connection. One reader goroutine reads
+// its frames and hands each request to an idle worker of the connection,
+// starting one only when none is idle; workers live as long as the
+// connection, so a steady stream of calls starts no goroutine per call.
 type conn struct {
 	s      *server
 	c      *net.UnixConn
-	peer   Peer
 	caller provider.Caller
-	slots  chan struct{}
+	ctx    context.Context // the parent of every request's context: carries the Peer
+	jobs   chan job        // idle workers wait here
 	calls  sync.WaitGroup
-	wmu    sync.Mutex
 
-	mu      sync.Mutex
-	running map[uint32]context.CancelFunc
+	wmu   sync.Mutex
+	wbuf  []byte    // the frame being written, reused
+	armed time.Time // the write deadline last set
+
+	mu       sync.Mutex
+	inFlight int
+	running  map[uint32]context.CancelFunc
+}
+
+// job is one request for a worker.
+type job struct {
+	ctx context.Context
+	f   *frame
 }
 
 func newConn(s *server, c *net.UnixConn, peer Peer, caller provider.Caller) *conn {
-	return &conn{s: s, c: c, peer: peer, caller: caller,
-		slots: make(chan struct{}, s.opt.MaxInFlight), running: map[uint32]context.CancelFunc{}}
+	return &conn{s: s, c: c, caller: caller, ctx: context.WithValue(s.hard, peerKey{}, peer),
+		jobs: make(chan job), running: map[uint32]context.CancelFunc{}}
 }
 
 // readLoop reads and dispatches frames until the connection ends, the
 // server shuts down or the client breaks the wire format. Requests still
 // running when the client closes its end run to completion, their answers
 // lost, as a Binder call outlives a dead caller; after a malformed frame
-// they are cancelled.
+// they are cancelled. Idle workers end with the loop; busy ones after
+// their request.
 func (c *conn) readLoop() {
-	br := bufio.NewReaderSize(c.c, 64<<10)
+	defer close(c.jobs)
+	fr := newFramer(c.c, c.s.opt.MaxRequest)
 	for {
-		f, err := readFrame(br, c.s.opt.MaxRequest)
+		f, err := fr.next()
 		if err == nil {
 			err = c.dispatch(f)
 		}
@@ -69,28 +81,6 @@ func (c *conn) goAway(err error) {
 	c.c.Close()
 }
 
-// readFrame reads one frame of at most max bytes after the length prefix.
-// The body is read in growing steps, so a declared length costs memory
-// only as its bytes arrive.
-func readFrame(r io.Reader, max int) (*frame, error) {
-	var hdr [4]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, err
-	}
-	n := binary.BigEndian.Uint32(hdr[:])
-	if n < headerBytes-4 || uint64(n) > uint64(max) {
-		return nil, frameErr("length %d outside %d..%d", n, headerBytes-4, max)
-	}
-	body, err := io.ReadAll(io.LimitReader(r, int64(n)))
-	if err == nil && len(body) < int(n) {
-		err = io.ErrUnexpectedEOF
-	}
-	if err != nil {
-		return nil, err
-	}
-	return decodeFrame(body)
-}
-
 // dispatch starts a call or a launch, or cancels one. A client may send
 // only Call, Launch and Cancel frames, and may not reuse the number of a
 // request still running.
@@ -114,27 +104,40 @@ func (c *conn) cancel(id uint32) {
 	}
 }
 
-// start runs f in its own goroutine, or answers RATE_LIMITED at once when
+// start hands f to a worker, or answers RATE_LIMITED at once when
 // MaxInFlight requests of the connection are running: the reader never
 // waits, so it always reads the Cancel frames of running requests.
 func (c *conn) start(f *frame) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.running[f.id] != nil {
+		c.mu.Unlock()
 		return frameErr("request number %d is already running", f.id)
 	}
-	select {
-	case c.slots <- struct{}{}:
-	default:
+	if c.inFlight >= c.s.opt.MaxInFlight {
+		c.mu.Unlock()
 		c.calls.Add(1)
 		go func() { defer c.calls.Done(); c.refuse(f) }()
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.WithValue(c.s.hard, peerKey{}, c.peer))
+	c.inFlight++
+	ctx, cancel := context.WithCancel(c.ctx)
 	c.running[f.id] = cancel
+	c.mu.Unlock()
 	c.calls.Add(1)
-	go c.run(ctx, f)
+	select {
+	case c.jobs <- job{ctx, f}:
+	default:
+		go c.work(job{ctx, f})
+	}
 	return nil
+}
+
+// work runs j, then every request handed to it, until the connection's
+// reader ends.
+func (c *conn) work(j job) {
+	for ok := true; ok; j, ok = <-c.jobs {
+		c.run(j.ctx, j.f)
+	}
 }
 
 // refuse answers f with RATE_LIMITED, retryable after RetryAfter.
@@ -180,8 +183,8 @@ func (c *conn) finish(id uint32) {
 	c.mu.Lock()
 	c.running[id]()
 	delete(c.running, id)
+	c.inFlight--
 	c.mu.Unlock()
-	<-c.slots
 }
 
 // launchedBundle is the answer to a launch: status "success", or the
@@ -223,21 +226,42 @@ var errEncode = errors.New("unixsock: cannot encode frame")
 // send writes f and passes its descriptors. A write error closes the
 // connection, since the stream may hold part of a frame.
 func (c *conn) send(f *frame) error {
-	buf, fds, err := encodeFrame(f)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	buf, fds, err := appendFrame(c.wbuf, f)
 	if err == nil && len(buf)-4 > HardMaxFrame {
 		err = errors.New("frame exceeds HardMaxFrame")
 	}
 	if err != nil {
 		return errors.Join(errEncode, err)
 	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	c.c.SetWriteDeadline(time.Now().Add(c.s.opt.WriteTimeout))
+	if cap(buf) <= maxKeptWriteBuffer {
+		c.wbuf = buf
+	}
+	c.armWriteDeadline()
 	if err := writeFrame(c.c, buf, fds); err != nil {
 		c.c.Close()
 		return err
 	}
 	return nil
+}
+
+// maxKeptWriteBuffer is the largest write buffer a connection keeps for
+// its next frame.
+const maxKeptWriteBuffer = 64 << 10
+
+// armWriteDeadline moves the connection's write deadline to WriteTimeout
+// from now when the one set last has less than seven eighths of
+// WriteTimeout left, so that every write gets at least that long while a
+// busy connection resets its deadline a few times per WriteTimeout, not
+// once per frame.
+func (c *conn) armWriteDeadline() {
+	now := time.Now()
+	if c.armed.Sub(now) >= c.s.opt.WriteTimeout-c.s.opt.WriteTimeout/8 {
+		return
+	}
+	c.armed = now.Add(c.s.opt.WriteTimeout)
+	c.c.SetWriteDeadline(c.armed)
 }
 
 // writeFrame writes buf, passing fds with its first bytes (SCM_RIGHTS).

@@ -58,8 +58,13 @@ func frameErr(format string, args ...any) error {
 // encodeFrame returns the bytes of f, length prefix included, and the
 // descriptors its Bundle holds, in the order of its fd keys.
 func encodeFrame(f *frame) ([]byte, []protocol.FileDescriptor, error) {
-	out := make([]byte, headerBytes, 256)
-	out[4] = f.typ
+	return appendFrame(make([]byte, 0, 256), f)
+}
+
+// appendFrame appends the bytes of f to out[:0], so that a writer may
+// reuse one buffer, and returns them with the descriptors of f.
+func appendFrame(out []byte, f *frame) ([]byte, []protocol.FileDescriptor, error) {
+	out = append(out[:0], 0, 0, 0, 0, f.typ, 0, 0, 0, 0)
 	binary.BigEndian.PutUint32(out[5:], f.id)
 	out, fds, err := appendPayload(out, f)
 	if err != nil {
@@ -105,13 +110,16 @@ func appendBundle(out []byte, b protocol.Bundle, allowFDs bool) ([]byte, []proto
 	for _, k := range keys {
 		out = appendString(out, k)
 	}
-	enc, err := protocol.MarshalBundle(inBand)
-	return append(out, enc...), fds, err
+	out, err = protocol.AppendBundle(out, inBand)
+	return out, fds, err
 }
 
 // splitFDs separates the descriptor values of b, sorted by key, from the
-// in-band values.
+// in-band values. A Bundle without descriptors is returned as it is.
 func splitFDs(b protocol.Bundle) (protocol.Bundle, []string, []protocol.FileDescriptor, error) {
+	if !hasFDs(b) {
+		return b, nil, nil, nil
+	}
 	inBand := make(protocol.Bundle, len(b))
 	var keys []string
 	for k, v := range b {
@@ -129,6 +137,16 @@ func splitFDs(b protocol.Bundle) (protocol.Bundle, []string, []protocol.FileDesc
 		}
 	}
 	return inBand, keys, fds, nil
+}
+
+// hasFDs reports whether b holds a FileDescriptor value.
+func hasFDs(b protocol.Bundle) bool {
+	for _, v := range b {
+		if _, isFD := v.(protocol.FileDescriptor); isFD {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeFrame decodes the bytes of one frame after its length prefix. The

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"io"
 	"os"
 	"reflect"
 	"testing"
@@ -155,4 +156,16 @@ func TestDocExample(t *testing.T) {
 			t.Errorf("encoded %s\ndocument %s", c.got, c.want)
 		}
 	}
+}
+
+// readFrame reads exactly one frame of at most max bytes after the length
+// prefix from r, through a framer, so that a test may go on reading r
+// after it.
+func readFrame(r io.Reader, max int) (*frame, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	return newFramer(io.MultiReader(bytes.NewReader(hdr[:]), io.LimitReader(r, int64(n))), max).next()
 }

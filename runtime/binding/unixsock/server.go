@@ -55,7 +55,10 @@ type Options struct {
 	// It defaults to DefaultMaxRequest and never exceeds HardMaxFrame.
 	MaxRequest int
 	// WriteTimeout bounds the writing of one response; a client that does
-	// not read loses its connection. It defaults to DefaultWriteTimeout.
+	// not read loses its connection. The connection's one write deadline
+	// is moved forward only when less than seven eighths of it is left,
+	// so a write that blocks fails after between 7/8 WriteTimeout and
+	// WriteTimeout. It defaults to DefaultWriteTimeout.
 	WriteTimeout time.Duration
 	// ShutdownGrace is how long running calls may go on after the serving
 	// context ends before their contexts are cancelled. It defaults to
