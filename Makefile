@@ -12,12 +12,14 @@ build:
 
 # tools installs what the tests need beyond Go: the Kotlin compiler (from
 # the npm registry, cached in .cache/kotlinc) for the Kotlin compile tests,
-# and a throwaway PostgreSQL server on loopback for the PostgreSQL store
+# ajv (npm, pinned, cached in .cache/ajv) for the meta-schema test of
+# schema/, and a throwaway PostgreSQL server on loopback for the PostgreSQL store
 # tests (scripts/postgres.sh, docs/postgres.md); `make test` stops it when
 # the tests end, pass or fail.
 tools:
 	scripts/kotlinc.sh
 	scripts/kotlin-deps.sh
+	scripts/ajv.sh
 	scripts/postgres.sh start
 
 # CETP_PG_DSN names that server's test database; it is read when each

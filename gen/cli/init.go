@@ -154,13 +154,27 @@ func renderFile(path, name string, view initView) error {
 	return f.Close()
 }
 
+// metaSchemaFiles are the files writeMetaSchemas writes, in order: the
+// two meta-schemas and the JSON Schema 2020-12 meta-schema that the tool
+// meta-schema applies to input_schema and output_schema by a relative
+// $ref, so an editor finds it beside tool.schema.json.
+var metaSchemaFiles = []struct {
+	name string
+	data []byte
+}{
+	{"provider.schema.json", schema.Provider},
+	{"tool.schema.json", schema.Tool},
+	{"jsonschema-2020-12.flat.json", schema.JSONSchemaFlat},
+}
+
 // writeMetaSchemas writes the embedded meta-schemas into dir, leaving
 // existing identical files alone.
 func writeMetaSchemas(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, data := range map[string][]byte{"provider.schema.json": schema.Provider, "tool.schema.json": schema.Tool} {
+	for _, f := range metaSchemaFiles {
+		name, data := f.name, f.data
 		path := filepath.Join(dir, name)
 		if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
 			continue

@@ -13,7 +13,7 @@ func newMetaSchema() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:       "meta-schema [provider|tool]",
 		Short:     "Print or write the meta-schemas of the spec language",
-		Long:      "meta-schema prints the JSON Schema of provider.yaml or of tool files, as embedded in cetpgen.\nWith --write DIR it writes both into DIR, for editors: point a spec's first line at them with\n# yaml-language-server: $schema=<DIR>/provider.schema.json",
+		Long:      "meta-schema prints the JSON Schema of provider.yaml or of tool files, as embedded in cetpgen.\nWith --write DIR it writes both into DIR, with the JSON Schema 2020-12 meta-schema that\ntool.schema.json applies to input_schema and output_schema, for editors: point a spec's first\nline at them with # yaml-language-server: $schema=<DIR>/provider.schema.json",
 		ValidArgs: []string{"provider", "tool"},
 		Args:      cobra.MatchAll(cobra.MaximumNArgs(1), cobra.OnlyValidArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -21,7 +21,9 @@ func newMetaSchema() *cobra.Command {
 				if err := writeMetaSchemas(write); err != nil {
 					return failure(err)
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s\n%s\n", filepath.Join(write, "provider.schema.json"), filepath.Join(write, "tool.schema.json"))
+				for _, f := range metaSchemaFiles {
+					fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(write, f.name))
+				}
 				return nil
 			}
 			if len(args) == 0 {
@@ -35,6 +37,6 @@ func newMetaSchema() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&write, "write", "", "write both meta-schemas into this directory")
+	cmd.Flags().StringVar(&write, "write", "", "write both meta-schemas (and the 2020-12 meta-schema they use) into this directory")
 	return cmd
 }

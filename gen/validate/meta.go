@@ -80,6 +80,12 @@ func compileMeta() (*metaSchemas, error) {
 		if err != nil {
 			return nil, fmt.Errorf("meta-schema %s: %w", url, err)
 		}
+		if url == schema.ToolURL {
+			doc, err = shapeOnlyToolSchemas(doc)
+			if err != nil {
+				return nil, err
+			}
+		}
 		if err := c.AddResource(url, doc); err != nil {
 			return nil, fmt.Errorf("meta-schema %s: %w", url, err)
 		}
@@ -93,6 +99,31 @@ func compileMeta() (*metaSchemas, error) {
 		return nil, fmt.Errorf("compile tool meta-schema: %w", err)
 	}
 	return m, nil
+}
+
+// toolSchemaShapes are the $defs of schema/tool.schema.json that apply
+// the JSON Schema 2020-12 meta-schema to a tool's input_schema and
+// output_schema, for editors and other validators, replaced here by the
+// shape alone: checkSchema and inputIsObject check those schemas with
+// diagnostics at the offending keyword, and the meta-schema must not
+// report the same mistake a second time, less precisely.
+var toolSchemaShapes = map[string]any{
+	"inputSchema":  map[string]any{"type": "object"},
+	"outputSchema": map[string]any{"type": []any{"object", "boolean"}},
+}
+
+// shapeOnlyToolSchemas returns the decoded tool meta-schema with
+// toolSchemaShapes in place of its schema $defs.
+func shapeOnlyToolSchemas(doc any) (any, error) {
+	root, _ := doc.(map[string]any)
+	defs, _ := root["$defs"].(map[string]any)
+	for name, shape := range toolSchemaShapes {
+		if _, ok := defs[name]; !ok {
+			return nil, fmt.Errorf("meta-schema %s: no $defs/%s", schema.ToolURL, name)
+		}
+		defs[name] = shape
+	}
+	return doc, nil
 }
 
 // refuseLoader is the URL loader of every compiler here: specs never reach
