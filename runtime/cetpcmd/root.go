@@ -31,7 +31,15 @@ func Main() int {
 // Run runs cetp with args (the program name excluded) and returns the exit
 // code (see the package doc).
 func Run(ctx context.Context, env Env, args []string) int {
+	return RunWith(ctx, env, args)
+}
+
+// RunWith is Run with extra subcommands added to the tree; they read the
+// persistent flags (--socket, --timeout, --provider-id). cmd/cetp adds
+// `cetp mcp` this way, so that the MCP SDK stays out of the runtime.
+func RunWith(ctx context.Context, env Env, args []string, extra ...*cobra.Command) int {
 	root := NewRoot(env)
+	root.AddCommand(extra...)
 	root.SetArgs(args)
 	root.SetIn(env.In())
 	root.SetOut(env.Out())
