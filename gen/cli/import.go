@@ -79,9 +79,11 @@ func runImport(cmd *cobra.Command, file string, o importOptions, run importFunc)
 	if err != nil {
 		return failure(err)
 	}
-	stderr := cmd.ErrOrStderr()
+	// Diagnostics go where validate's go: text to stderr, json and github
+	// to stdout; the summary for a person stays on stderr.
+	diags := diagnosticsStream(cmd, o.format)
 	if res.Diags.HasErrors() {
-		if err := printGrouped(stderr, res.Diags, o.format, o.warnings); err != nil {
+		if err := printGrouped(diags, res.Diags, o.format, o.warnings); err != nil {
 			return failure(err)
 		}
 		return invalid()
@@ -94,11 +96,11 @@ func runImport(cmd *cobra.Command, file string, o importOptions, run importFunc)
 		return failure(err)
 	}
 	all := append(res.Diags, checked...)
-	if err := printGrouped(stderr, all, o.format, o.warnings); err != nil {
+	if err := printGrouped(diags, all, o.format, o.warnings); err != nil {
 		return failure(err)
 	}
 	if o.format == "text" {
-		printImportSummary(stderr, o.out, res, all)
+		printImportSummary(cmd.ErrOrStderr(), o.out, res, all)
 	}
 	if all.HasErrors() {
 		return invalid()
