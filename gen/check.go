@@ -84,7 +84,7 @@ func checkOne(open Source, dir string) (*ir.Provider, diag.List, error) {
 // their ids and their output directories.
 func crossProvider(ps []*ir.Provider) diag.List {
 	var l diag.List
-	ids, slugs := map[string]string{}, map[string]string{}
+	ids, slugs, servers := map[string]string{}, map[string]string{}, map[string]string{}
 	for _, p := range ps {
 		if other, dup := ids[p.ID]; dup {
 			l.Errorf(p.PosOf("/provider/id"), "duplicate-provider", "provider id %q is also used by %s", p.ID, other)
@@ -92,7 +92,10 @@ func crossProvider(ps []*ir.Provider) diag.List {
 		if other, dup := slugs[p.Slug]; dup {
 			l.Errorf(p.PosOf(""), "duplicate-provider", "spec directory name %q is also used by %s; output directories would collide", p.Slug, other)
 		}
-		ids[p.ID], slugs[p.Slug] = p.File, p.File
+		if other, dup := servers[p.Targets.GoServerDir]; dup {
+			l.Errorf(p.PosOf("/targets/go/server"), "duplicate-provider", "Go server directory %s is also the one of %s; set targets.go.server to another directory under cmd/", p.Targets.GoServerDir, other)
+		}
+		ids[p.ID], slugs[p.Slug], servers[p.Targets.GoServerDir] = p.File, p.File, p.File
 	}
 	return l
 }

@@ -74,7 +74,7 @@ func Plan(providers []*ir.Provider, names []string, root string) (write.Plan, er
 	plan := write.Plan{Root: root}
 	for _, t := range chosen {
 		for _, p := range providers {
-			owned := path.Join(t.Dir, p.Slug)
+			owned := t.ownedDir(p)
 			files, err := t.render(p, root)
 			if err != nil {
 				return write.Plan{}, fmt.Errorf("emit %s for %s: %w", t.Name, p.Dir, err)

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"path"
+
 	"github.com/cetpgen/cetpgen/gen/emit"
 	"github.com/cetpgen/cetpgen/gen/emit/cli"
 	"github.com/cetpgen/cetpgen/gen/emit/golang"
@@ -23,6 +25,19 @@ type Target struct {
 	// that refers to where it lands (the Go server skeleton's import
 	// path).
 	EmitAt func(p *ir.Provider, root string) ([]emit.File, error)
+	// Owned, when set, is the directory one Provider owns under the
+	// output root instead of Dir/<slug> (the Go server skeleton's
+	// targets.go.server); it lies below Dir.
+	Owned func(p *ir.Provider) string
+}
+
+// ownedDir is the directory under the output root that the target's
+// files for p lie in.
+func (t Target) ownedDir(p *ir.Provider) string {
+	if t.Owned != nil {
+		return t.Owned(p)
+	}
+	return path.Join(t.Dir, p.Slug)
 }
 
 // render runs the target's emitter on p.
@@ -41,8 +56,9 @@ var targets = []Target{
 	{Name: "catalog", Dir: cli.Dir, Emit: cli.Generate},
 	// The typed Go Provider package and Client: out/go/<slug>/.
 	{Name: "go", Dir: golang.Dir, Emit: golang.Generate},
-	// The Go server skeleton: out/cmd/<slug>/main.go, written once.
-	{Name: "go-server", Dir: goserver.Dir, EmitAt: goserver.Generate},
+	// The Go server skeleton: out/cmd/<slug>/main.go (or the directory
+	// targets.go.server names), written once.
+	{Name: "go-server", Dir: goserver.Dir, EmitAt: goserver.Generate, Owned: goserver.OwnedDir},
 	// The Kotlin Provider on the ClawSeed SDK: out/kotlin/<slug>/.
 	{Name: "kotlin", Dir: kotlin.Dir, Emit: kotlin.Generate},
 	// The Android manifest fragments: out/android/<slug>/.

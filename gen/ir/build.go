@@ -87,6 +87,7 @@ func buildLimits(w *spec.Limits) Limits {
 func buildTargets(slug string, w *spec.Provider) Targets {
 	t := Targets{
 		GoPackage:     goPackage(slug),
+		GoServerDir:   "cmd/" + slug,
 		KotlinPackage: w.Android.Package + ".cetp",
 		KotlinClass:   pascal(slug) + "ToolProvider",
 	}
@@ -94,8 +95,9 @@ func buildTargets(slug string, w *spec.Provider) Targets {
 		t.KotlinService = t.KotlinClass + "DiscoveryService"
 		return t
 	}
-	if g := w.Targets.Go; g != nil && g.Package != "" {
-		t.GoPackage = g.Package
+	if g := w.Targets.Go; g != nil {
+		t.GoPackage = cmpOr(g.Package, t.GoPackage)
+		t.GoServerDir = cmpOr(g.Server, t.GoServerDir)
 	}
 	if k := w.Targets.Kotlin; k != nil {
 		t.KotlinPackage = cmpOr(k.Package, t.KotlinPackage)

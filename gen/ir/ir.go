@@ -103,6 +103,9 @@ type Scope struct {
 type Targets struct {
 	// GoPackage is the Go package name of the generated Provider package.
 	GoPackage string
+	// GoServerDir is the slash-separated directory of the Go server
+	// skeleton under the output root: targets.go.server, else cmd/<slug>.
+	GoServerDir string
 	// KotlinPackage and KotlinClass name the generated Kotlin Provider.
 	KotlinPackage string
 	KotlinClass   string

@@ -73,6 +73,8 @@ type Targets struct {
 // GoTarget holds the Go generator's options.
 type GoTarget struct {
 	Package string `json:"package"`
+	// Server is the Go server skeleton's directory under the output root.
+	Server string `json:"server"`
 }
 
 // KotlinTarget holds the Kotlin generator's options.

@@ -306,6 +306,8 @@ func nameKind(ptr string) string {
 		return "content authority"
 	case strings.HasPrefix(ptr, "/cli/"):
 		return "command path"
+	case ptr == "/targets/go/server":
+		return "Go server directory under cmd/"
 	}
 	return "value"
 }

@@ -1,5 +1,6 @@
 // Package goserver renders the Go server skeleton of a Provider: a main
-// package under cmd/<slug>/ of the output root that serves the generated
+// package under cmd/<slug>/ of the output root (or the directory under
+// cmd/ that the spec's targets.go.server names) that serves the generated
 // package go/<slug> with runtime/serve, with one handler method per tool
 // for the user to fill in. Each method answers a clear not-implemented
 // CETP error until then.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -12,8 +13,13 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// Dir is the target's directory under the output root.
+// Dir is the target's directory under the output root: every skeleton
+// lies below it, at cmd/<slug>/ or at the spec's targets.go.server.
 const Dir = "cmd"
+
+// OwnedDir is the directory one Provider's skeleton owns under the output
+// root: targets.go.server, else cmd/<slug>.
+func OwnedDir(p *ir.Provider) string { return p.Targets.GoServerDir }
 
 // Import paths the skeleton uses.
 const (
@@ -23,8 +29,9 @@ const (
 	pkgServe    = "github.com/cetpgen/cetpgen/runtime/serve"
 )
 
-// Generate renders cmd/<slug>/main.go for one Provider whose generated Go
-// package lies at go/<slug>/ under the output root root.
+// Generate renders main.go in OwnedDir (cmd/<slug>/ by default) for one
+// Provider whose generated Go package lies at go/<slug>/ under the output
+// root root.
 func Generate(p *ir.Provider, root string) ([]emit.File, error) {
 	if !token.IsIdentifier(p.Targets.GoPackage) {
 		return nil, fmt.Errorf("go-server: package name %q is not a Go identifier; set targets.go.package", p.Targets.GoPackage)
@@ -33,7 +40,7 @@ func Generate(p *ir.Provider, root string) ([]emit.File, error) {
 	f := jen.NewFile("main")
 	f.ImportName(imp, p.Targets.GoPackage)
 	f.ImportNames(map[string]string{pkgProtocol: "protocol", pkgProvider: "provider", pkgServe: "serve"})
-	renderDoc(f, p, runPath(root, p.Slug), found)
+	renderDoc(f, p, runPath(root, OwnedDir(p)), found)
 	renderMain(f, p, imp)
 	renderServer(f, p, imp)
 	renderNotImplemented(f)
@@ -41,21 +48,28 @@ func Generate(p *ir.Provider, root string) ([]emit.File, error) {
 	if err := f.Render(&b); err != nil {
 		return nil, fmt.Errorf("go-server: render %s: %w", p.Slug, err)
 	}
-	return []emit.File{{Path: Dir + "/" + p.Slug + "/main.go", Data: b.Bytes(), UserOwned: true}}, nil
+	return []emit.File{{Path: OwnedDir(p) + "/main.go", Data: b.Bytes(), UserOwned: true}}, nil
 }
 
-// runPath is the package path of the skeleton for go run: relative to
-// the directory cetpgen ran in when root is relative.
-func runPath(root, slug string) string {
-	p := filepath.ToSlash(filepath.Join(root, Dir, slug))
+// runPath is the package path of the skeleton in dir (under root) for go
+// run: relative to the directory cetpgen ran in when root is relative.
+func runPath(root, dir string) string {
+	p := filepath.ToSlash(filepath.Join(root, filepath.FromSlash(dir)))
 	if filepath.IsAbs(root) || strings.HasPrefix(p, "../") {
 		return p
 	}
 	return "./" + p
 }
 
-// serverName is the command's name: the slug and "d".
-func serverName(p *ir.Provider) string { return p.Slug + "d" }
+// serverName is the command's name: the last element of targets.go.server
+// when the spec sets it (the name go build gives the binary), else the
+// slug and "d".
+func serverName(p *ir.Provider) string {
+	if p.Targets.GoServerDir != Dir+"/"+p.Slug {
+		return path.Base(p.Targets.GoServerDir)
+	}
+	return p.Slug + "d"
+}
 
 // renderDoc renders the package comment.
 //

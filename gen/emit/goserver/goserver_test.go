@@ -146,3 +146,28 @@ func TestImportPathOfANestedModule(t *testing.T) {
 		t.Fatalf("nested module:\n%s", f.Data)
 	}
 }
+
+// TestServerDirFromSpec renders the skeleton of a Provider whose spec sets
+// targets.go.server: the file lands there, the command is named after its
+// last element, and the comment's go run line points at it.
+func TestServerDirFromSpec(t *testing.T) {
+	p := *load(t)[0]
+	p.Targets.GoServerDir = "cmd/tools/" + p.Slug + "-server"
+	files, err := goserver.Generate(&p, "out")
+	if err != nil || len(files) != 1 {
+		t.Fatalf("generate: %v %v", files, err)
+	}
+	f := files[0]
+	if want := p.Targets.GoServerDir + "/main.go"; f.Path != want || goserver.OwnedDir(&p) != p.Targets.GoServerDir {
+		t.Fatalf("skeleton at %s (owned %s), want %s", f.Path, goserver.OwnedDir(&p), want)
+	}
+	for _, want := range []string{
+		`Name:       "` + p.Slug + `-server"`,
+		"go run ./out/cmd/tools/" + p.Slug + "-server --socket",
+		"// Command " + p.Slug + "-server serves",
+	} {
+		if !strings.Contains(string(f.Data), want) {
+			t.Errorf("the skeleton lacks %q:\n%s", want, f.Data)
+		}
+	}
+}
