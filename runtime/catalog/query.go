@@ -23,22 +23,42 @@ type Query struct {
 	Root    string
 }
 
-// withoutRoot returns q with the root name dropped from the front of a
-// path that does not resolve as written (a product may share the root's
-// name: `cetpgen schema cetpgen` is cetpgen's product).
+// withoutRoot returns q with both paths read by the product rule
+// (PathAsMeant).
 func (c *Catalog) withoutRoot(q Query) Query {
-	if q.Root == "" {
-		return q
-	}
-	strip := func(p string) string {
-		n := NormalizePath(p)
-		if n != q.Root && !strings.HasPrefix(n, q.Root+" ") || c.resolves(n) {
-			return p
-		}
-		return strings.TrimPrefix(strings.TrimPrefix(n, q.Root), " ")
-	}
-	q.Path, q.CLIPath = strip(q.Path), strip(q.CLIPath)
+	q.Path, q.CLIPath = c.PathAsMeant(q.Path, q.Root), c.PathAsMeant(q.CLIPath, q.Root)
 	return q
+}
+
+// PathAsMeant is the product rule of a schema path, the one `cetpgen
+// schema` and every generated CLI follow: a path that resolves as written
+// (a tool, a product or a group) is kept; else the root name root is
+// dropped from its front, as dws's examples write it (`schema "dws
+// calendar event create"`; a product may share the root's name: `cetpgen
+// schema cetpgen` is cetpgen's product); else, in a catalog of one
+// product, the product is put before it, so that a path may leave out the
+// product its CLI is for (`cetp-fitness schema "workout log"` is
+// `fitness workout log`, as `cetpgen schema validate` is cetpgen's
+// validate). A path that resolves in none of these ways comes back without
+// the root name, for the error to name.
+func (c *Catalog) PathAsMeant(p, root string) string {
+	n := NormalizePath(p)
+	if n == "" || c.resolves(n) {
+		return p
+	}
+	if root != "" && (n == root || strings.HasPrefix(n, root+" ")) {
+		n = strings.TrimPrefix(strings.TrimPrefix(n, root), " ")
+		p = n
+		if n == "" || c.resolves(n) {
+			return n
+		}
+	}
+	if len(c.idx.Products) == 1 {
+		if full := c.idx.Products[0].ID + " " + n; c.resolves(full) {
+			return full
+		}
+	}
+	return p
 }
 
 // resolves reports whether path names a tool, a product or a group.
@@ -63,6 +83,8 @@ type QueryError struct {
 	Category string `json:"category"`
 	Code     int    `json:"code"`
 	Message  string `json:"message"`
+	// Unknown is the path that names nothing, for an unknown path.
+	Unknown string `json:"-"`
 }
 
 // Error returns the message.
@@ -89,7 +111,7 @@ func (e *QueryError) MarshalJSON() ([]byte, error) {
 // unknownPath is the error of a path that is not in the catalog, whether it
 // is unknown or excluded.
 func unknownPath(p string) *QueryError {
-	return &QueryError{Category: "validation", Code: 3, Message: fmt.Sprintf("unknown runtime schema path %q", p)}
+	return &QueryError{Category: "validation", Code: 3, Message: fmt.Sprintf("unknown runtime schema path %q", p), Unknown: p}
 }
 
 func usageError(msg string) *QueryError {

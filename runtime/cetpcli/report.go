@@ -1,10 +1,8 @@
 package cetpcli
 
 import (
-	"errors"
 	"io"
 
-	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/cetpgen/cetpgen/runtime/cliout"
 )
 
@@ -23,12 +21,5 @@ const (
 	CodeTransport = cliout.CodeTransport
 )
 
-// report prints err as {"error": ...} on w and returns the exit code. A
-// schema query error was printed on stderr by the schema command.
-func report(w io.Writer, err error) int {
-	var qe *catalog.QueryError
-	if errors.As(err, &qe) {
-		return ExitUsage
-	}
-	return cliout.Report(w, err)
-}
+// report prints err as {"error": ...} on w and returns the exit code.
+func report(w io.Writer, err error) int { return cliout.Report(w, err) }

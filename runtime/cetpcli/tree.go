@@ -4,7 +4,6 @@ import (
 	"github.com/cetpgen/cetpgen/runtime/buildversion"
 	"strings"
 
-	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"github.com/spf13/cobra"
 )
@@ -24,7 +23,7 @@ func NewRoot(app *App, env Env) *cobra.Command {
 	root.PersistentFlags().String(SocketFlag, "", "path of the Provider's Unix socket (default $"+app.SocketEnv+")")
 	root.PersistentFlags().Duration(TimeoutFlag, cliout.DefaultTimeout, cliout.TimeoutUsage)
 	root.PersistentFlags().String(RequestIDFlag, "", "run the call under this request ID (a UUID; default: a new one). The ID a failed call printed, with the same arguments, resumes that call: the Provider answers with its stored outcome instead of running it again")
-	root.AddCommand(catalog.NewCommand(env.catalog()))
+	root.AddCommand(schemaCommand(env.catalog()))
 	r := &runner{app: app, env: env}
 	for i := range app.Commands {
 		r.add(root, &app.Commands[i])

@@ -168,7 +168,8 @@ func TestGeneratedSchema(t *testing.T) {
 			t.Errorf("schema %v: exit %d, %v, stderr %s\n got %.300s\nwant %.300s", q, code, err, errs, out, want.String())
 		}
 	}
-	if code, out, errs := execCLI(t, bin, nil, "schema", "fitness nope"); code != 2 || out != "" || !strings.Contains(errs, "unknown runtime schema path") {
+	if code, out, errs := execCLI(t, bin, nil, "schema", "fitness", "workout", "lgo"); code != 2 || out != "" ||
+		!strings.Contains(errs, `"code": "CLI_USAGE"`) || !strings.Contains(errs, `did you mean \"fitness workout log\"?`) {
 		t.Errorf("unknown path: exit %d, stdout %q, stderr %s", code, out, errs)
 	}
 }
