@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"strings"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // Safety values.
@@ -29,20 +31,27 @@ func verbEffect(name string) string {
 	return EffectWrite
 }
 
+// catalogRisk maps the CETP risks to the catalog's.
+var catalogRisk = map[protocol.Risk]string{protocol.RiskLow: "low", protocol.RiskModerate: "medium", protocol.RiskHigh: "high"}
+
+// catalogConfirmation maps the CETP confirmation policies to the
+// catalog's: provider_policy may ask per call, so the conservative reading
+// is that the user may have to confirm.
+var catalogConfirmation = map[protocol.Confirmation]string{protocol.ConfirmNever: "not_required",
+	protocol.ConfirmProviderPolicy: "user_required", protocol.ConfirmAlways: "user_required"}
+
 // annotationSafety maps CETP annotations to catalog safety values.
 func annotationSafety(a *Annotations) (effect, risk, confirmation, idempotency string) {
 	switch {
-	case a.Destructive || a.Effect == "delete" || a.Effect == "transaction":
+	case a.Destructive || a.Effect == protocol.EffectDelete || a.Effect == protocol.EffectTransaction:
 		effect = EffectDestructive
-	case a.Effect == "read":
+	case a.Effect == protocol.EffectRead:
 		effect = EffectRead
 	default:
 		effect = EffectWrite
 	}
-	risk = map[string]string{"low": "low", "moderate": "medium", "high": "high"}[a.Risk]
-	// provider_policy may ask per call: the conservative reading is that the
-	// user may have to confirm.
-	confirmation = map[string]string{"never": "not_required", "provider_policy": "user_required", "always": "user_required"}[a.Confirmation]
+	risk = catalogRisk[a.Risk]
+	confirmation = catalogConfirmation[a.Confirmation]
 	idempotency = "non_idempotent"
 	if a.Idempotent {
 		idempotency = "idempotent"

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"github.com/cetpgen/cetpgen/runtime/catalog"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/spf13/cobra"
 )
 
@@ -197,11 +198,11 @@ type InterfaceParam struct {
 // Annotations are the CETP v2 tool annotations (cetp-v2 §3.4), which map to
 // safety values at the `imported` precedence.
 type Annotations struct {
-	Effect       string `json:"effect"`       // read | create | update | delete | transaction
-	Risk         string `json:"risk"`         // low | moderate | high
-	Destructive  bool   `json:"destructive"`  //
-	Idempotent   bool   `json:"idempotent"`   //
-	Confirmation string `json:"confirmation"` // never | provider_policy | always
+	Effect       protocol.Effect       `json:"effect"`
+	Risk         protocol.Risk         `json:"risk"`
+	Destructive  bool                  `json:"destructive"`
+	Idempotent   bool                  `json:"idempotent"`
+	Confirmation protocol.Confirmation `json:"confirmation"`
 }
 
 // Input is everything a catalog is built from. Root builds the live cobra

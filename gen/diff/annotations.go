@@ -1,6 +1,11 @@
 package diff
 
-import "github.com/cetpgen/cetpgen/gen/ir"
+import (
+	"slices"
+
+	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
+)
 
 // annotations compares the safety annotations of one tool.
 func (c *comparison) annotations(old, new *ir.Tool) {
@@ -29,17 +34,14 @@ func (c *comparison) effect(old, new *ir.Tool) {
 	}
 }
 
-// riskLevel orders the risks.
-var riskLevel = map[ir.Risk]int{ir.RiskLow: 0, ir.RiskModerate: 1, ir.RiskHigh: 2}
-
 // risk compares the risk.
 func (c *comparison) risk(old, new *ir.Tool) {
 	or, nr := old.Annotations.Risk, new.Annotations.Risk
 	pos := new.PosOf("/annotations/risk")
 	switch {
-	case riskLevel[nr] > riskLevel[or]:
+	case level(protocol.Risks, nr) > level(protocol.Risks, or):
 		c.add("risk-raised", new.Name, pos, "risk raised from %s to %s", or, nr)
-	case riskLevel[nr] < riskLevel[or]:
+	case level(protocol.Risks, nr) < level(protocol.Risks, or):
 		c.add("risk-lowered", new.Name, pos, "risk lowered from %s to %s", or, nr)
 	}
 }
@@ -64,17 +66,18 @@ func (c *comparison) flag(new *ir.Tool, name string, old, now bool, on, off stri
 	c.add(id, new.Name, new.PosOf("/annotations/"+name), "%s turned %s", name, map[bool]string{true: "on", false: "off"}[now])
 }
 
-// confirmLevel orders the confirmation policies.
-var confirmLevel = map[ir.Confirmation]int{ir.ConfirmNever: 0, ir.ConfirmProviderPolicy: 1, ir.ConfirmAlways: 2}
+// level is a value's rank in its protocol list, which orders risks and
+// confirmation policies from weakest to strongest.
+func level[T comparable](order []T, v T) int { return slices.Index(order, v) }
 
 // confirmation compares the confirmation policy.
 func (c *comparison) confirmation(old, new *ir.Tool) {
 	oc, nc := old.Annotations.Confirmation, new.Annotations.Confirmation
 	pos := new.PosOf("/annotations/confirmation")
 	switch {
-	case confirmLevel[nc] < confirmLevel[oc]:
+	case level(protocol.Confirmations, nc) < level(protocol.Confirmations, oc):
 		c.add("confirmation-weakened", new.Name, pos, "confirmation weakened from %s to %s", oc, nc)
-	case confirmLevel[nc] > confirmLevel[oc]:
+	case level(protocol.Confirmations, nc) > level(protocol.Confirmations, oc):
 		c.add("confirmation-strengthened", new.Name, pos, "confirmation strengthened from %s to %s", oc, nc)
 	}
 }
@@ -86,7 +89,7 @@ func (c *comparison) execution(old, new *ir.Tool) {
 		return
 	}
 	id := "execution-sync"
-	if ne == ir.ExecSyncOrAsync {
+	if ne == protocol.ExecSyncOrAsync {
 		id = "execution-async"
 	}
 	c.add(id, new.Name, new.PosOf("/annotations/execution"), "execution changed from %s to %s", oe, ne)

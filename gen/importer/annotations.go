@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/spec"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // hints are the MCP tool annotations (2025-06-18, 2025-11-25); nil means
@@ -29,22 +30,22 @@ var (
 // verbEffect is the effect the words of a CETP tool name suggest, and the
 // word that suggested it: the first word found in a verb list ("github_
 // create_issue" -> create), else update.
-func verbEffect(name string) (effect, word string) {
+func verbEffect(name string) (effect protocol.Effect, word string) {
 	for _, w := range strings.Split(name, "_") {
 		switch {
 		case slices.Contains(readVerbs, w):
-			return "read", w
+			return protocol.EffectRead, w
 		case slices.Contains(createVerbs, w):
-			return "create", w
+			return protocol.EffectCreate, w
 		case slices.Contains(deleteVerbs, w):
-			return "delete", w
+			return protocol.EffectDelete, w
 		case slices.Contains(transactionVerbs, w):
-			return "transaction", w
+			return protocol.EffectTransaction, w
 		case slices.Contains(updateVerbs, w):
-			return "update", w
+			return protocol.EffectUpdate, w
 		}
 	}
-	return "update", ""
+	return protocol.EffectUpdate, ""
 }
 
 // mapAnnotations derives the seven CETP annotations of a tool from its
@@ -64,21 +65,28 @@ func mapAnnotations(name string, h hints, c comments) spec.Annotations {
 		a.OpenWorld = true
 		c.add("/annotations/open_world", markGuess, "no openWorldHint; MCP's default is true (the tool may reach systems outside the Provider)")
 	}
-	a.Confirmation = "provider_policy"
-	switch reason := confirmationReason(a); {
-	case reason != "":
-		a.Confirmation = "always"
-		c.add("/annotations/confirmation", markNote, "always, because %s (CETP v2 §3.4 requires it)", reason)
-	case a.Effect == "read":
-		a.Confirmation = "never"
-	}
-	a.Execution = "sync"
+	a.Confirmation = confirmation(a, c)
+	a.Execution = protocol.ExecSync
 	return a
+}
+
+// confirmation is the policy of a tool with annotations a: always where
+// CETP v2 §3.4 requires it (said in a note), never for a read, else
+// provider_policy.
+func confirmation(a spec.Annotations, c comments) protocol.Confirmation {
+	switch reason := protocol.ConfirmationReason(a.Effect, a.Risk, a.Destructive); {
+	case reason != "":
+		c.add("/annotations/confirmation", markNote, "always, because %s (CETP v2 §3.4 requires it)", reason)
+		return protocol.ConfirmAlways
+	case a.Effect == protocol.EffectRead:
+		return protocol.ConfirmNever
+	}
+	return protocol.ConfirmProviderPolicy
 }
 
 // readAnnotations are the annotations of a tool MCP marks read-only.
 func readAnnotations(h hints, c comments) spec.Annotations {
-	a := spec.Annotations{Effect: "read", Risk: "low", Idempotent: true}
+	a := spec.Annotations{Effect: protocol.EffectRead, Risk: protocol.RiskLow, Idempotent: true}
 	c.add("/annotations/risk", markGuess, "low, as for any read-only tool; raise it if reading exposes sensitive data")
 	if h.destructive != nil && *h.destructive {
 		c.add("/annotations/destructive", markNote, "MCP's destructiveHint true was ignored: MCP gives it meaning only when readOnlyHint is false")
@@ -95,14 +103,14 @@ func writeAnnotations(name string, h hints, c comments) spec.Annotations {
 	var a spec.Annotations
 	effect, word := verbEffect(name)
 	switch {
-	case effect == "read" && h.readOnly == nil:
-		a.Effect = "update"
+	case effect == protocol.EffectRead && h.readOnly == nil:
+		a.Effect = protocol.EffectUpdate
 		c.add("/annotations/effect", markGuess, "update: the name (%q) reads like a read, but without readOnlyHint MCP assumes the tool changes state; if it only reads, set effect: read, destructive: false, idempotent: true, confirmation: never", word)
-	case effect == "read":
-		a.Effect = "update"
+	case effect == protocol.EffectRead:
+		a.Effect = protocol.EffectUpdate
 		c.add("/annotations/effect", markGuess, "update: the name (%q) reads like a read, but readOnlyHint is false", word)
 	case word == "":
-		a.Effect = "update"
+		a.Effect = protocol.EffectUpdate
 		c.add("/annotations/effect", markGuess, "update: no word of the name says what the tool does; choose create, update, delete or transaction")
 	default:
 		a.Effect = effect
@@ -119,37 +127,23 @@ func writeAnnotations(name string, h hints, c comments) spec.Annotations {
 	} else {
 		c.add("/annotations/idempotent", markGuess, "no idempotentHint; MCP's default is false")
 	}
-	a.Risk = "moderate"
-	if a.Destructive || a.Effect == "delete" || a.Effect == "transaction" {
-		a.Risk = "high"
+	a.Risk = protocol.RiskModerate
+	if a.Destructive || a.Effect == protocol.EffectDelete || a.Effect == protocol.EffectTransaction {
+		a.Risk = protocol.RiskHigh
 	}
 	c.add("/annotations/risk", markGuess, "%s, from the effect and destructiveness; MCP has no risk hint", a.Risk)
 	return a
 }
 
-// confirmationReason says why CETP v2 §3.4 requires confirmation always,
-// or "".
-func confirmationReason(a spec.Annotations) string {
-	switch {
-	case a.Effect == "delete" || a.Effect == "transaction":
-		return "the effect is " + a.Effect
-	case a.Destructive:
-		return "the tool is destructive"
-	case a.Risk == "high":
-		return "the risk is high"
-	}
-	return ""
-}
-
 // annotationsValue is a's YAML form, the seven keys in the spec's order.
 func annotationsValue(a spec.Annotations) *object {
 	o := newObject()
-	o.set("effect", a.Effect)
-	o.set("risk", a.Risk)
+	o.set("effect", string(a.Effect))
+	o.set("risk", string(a.Risk))
 	o.set("destructive", a.Destructive)
 	o.set("idempotent", a.Idempotent)
 	o.set("open_world", a.OpenWorld)
-	o.set("confirmation", a.Confirmation)
-	o.set("execution", a.Execution)
+	o.set("confirmation", string(a.Confirmation))
+	o.set("execution", string(a.Execution))
 	return o
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // mcpTool is one entry of an MCP tools/list result, as found in the input.
@@ -140,7 +141,7 @@ func mcpToolOf(doc *document, e mcpTool, n naming, o Options) (*tool, diag.List)
 	t.ann = mapAnnotations(t.name, hintsOf(annObj), t.c)
 	read, write := scopeNames(o.product())
 	t.scope = write
-	if t.ann.Effect == "read" {
+	if t.ann.Effect == protocol.EffectRead {
 		t.scope = read
 	}
 	if ex, ok := e.obj.get("execution"); ok {
@@ -231,8 +232,8 @@ func finish(doc *document, tools []*tool, o Options, kind, command string, l dia
 		if ok {
 			files = append(files, f)
 		}
-		usedRead = usedRead || t.ann.Effect == "read"
-		usedWrite = usedWrite || t.ann.Effect != "read"
+		usedRead = usedRead || t.ann.Effect == protocol.EffectRead
+		usedWrite = usedWrite || t.ann.Effect != protocol.EffectRead
 	}
 	if l.HasErrors() {
 		return &Result{Diags: l}, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/spec"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // httpMethods are the operations of a path item, in OpenAPI's order.
@@ -162,7 +163,7 @@ func (op operation) tool(r *refInliner, n naming, v30 bool, o Options) (*tool, d
 	t.ann = methodAnnotations(op.method, t.c)
 	read, write := scopeNames(o.product())
 	t.scope = write
-	if t.ann.Effect == "read" {
+	if t.ann.Effect == protocol.EffectRead {
 		t.scope = read
 	}
 	return t, l
@@ -351,34 +352,26 @@ func (t *tool) findingDiag(doc *document, f finding, outPtr string) diag.List {
 // 9110: GET, HEAD, OPTIONS and TRACE are safe; PUT and DELETE are
 // idempotent).
 func methodAnnotations(method string, c comments) spec.Annotations {
-	a := spec.Annotations{Execution: "sync"}
+	a := spec.Annotations{Execution: protocol.ExecSync}
 	switch method {
 	case "get", "head", "options", "trace":
-		a.Effect, a.Risk, a.Idempotent = "read", "low", true
+		a.Effect, a.Risk, a.Idempotent = protocol.EffectRead, protocol.RiskLow, true
 		c.add("/annotations/risk", markGuess, "low, as for any read; raise it if reading exposes sensitive data")
 	case "post":
-		a.Effect, a.Risk = "create", "moderate"
+		a.Effect, a.Risk = protocol.EffectCreate, protocol.RiskModerate
 		c.add("/annotations/effect", markGuess, "create, from POST; POST also runs actions, which are update or transaction")
 		c.add("/annotations/risk", markGuess, "moderate, from the method")
 	case "put", "patch":
-		a.Effect, a.Risk, a.Idempotent = "update", "moderate", method == "put"
+		a.Effect, a.Risk, a.Idempotent = protocol.EffectUpdate, protocol.RiskModerate, method == "put"
 		c.add("/annotations/risk", markGuess, "moderate, from the method")
 		if method == "put" {
 			c.add("/annotations/destructive", markGuess, "false, although PUT replaces the whole resource")
 		}
 	case "delete":
-		a.Effect, a.Risk, a.Destructive, a.Idempotent = "delete", "high", true, true
+		a.Effect, a.Risk, a.Destructive, a.Idempotent = protocol.EffectDelete, protocol.RiskHigh, true, true
 		c.add("/annotations/destructive", markGuess, "true, from DELETE; set false if the resource can be restored")
 	}
 	c.add("/annotations/open_world", markGuess, "false: the API is taken to be the Provider's own service; set true if it reaches third parties")
-	switch reason := confirmationReason(a); {
-	case reason != "":
-		a.Confirmation = "always"
-		c.add("/annotations/confirmation", markNote, "always, because %s (CETP v2 §3.4 requires it)", reason)
-	case a.Effect == "read":
-		a.Confirmation = "never"
-	default:
-		a.Confirmation = "provider_policy"
-	}
+	a.Confirmation = confirmation(a, c)
 	return a
 }

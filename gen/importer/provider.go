@@ -8,6 +8,7 @@ import (
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/emit"
 	"github.com/cetpgen/cetpgen/gen/spec"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // javaNameRE is a legal Android package (schema/provider.schema.json).
@@ -69,10 +70,10 @@ func providerFile(o Options, kind string, usedRead, usedWrite bool) (emit.File, 
 	read, write := scopeNames(product)
 	var scopes []any
 	if usedRead {
-		scopes = append(scopes, scopeValue(read, "Read "+name+" data", "See what the read-only tools return.", "read"))
+		scopes = append(scopes, scopeValue(read, "Read "+name+" data", "See what the read-only tools return.", protocol.AccessRead))
 	}
 	if usedWrite {
-		scopes = append(scopes, scopeValue(write, "Change "+name+" data", "Create, change and delete through the other tools.", "write"))
+		scopes = append(scopes, scopeValue(write, "Change "+name+" data", "Create, change and delete through the other tools.", protocol.AccessWrite))
 	}
 	root.set("scopes", scopes)
 	cli := newObject()
@@ -93,12 +94,12 @@ func providerFile(o Options, kind string, usedRead, usedWrite bool) (emit.File, 
 	return emit.File{Path: spec.ProviderFile, Data: data}, commentDiags(doc, c, nil), nil
 }
 
-func scopeValue(name, title, description, access string) *object {
+func scopeValue(name, title, description string, access protocol.Access) *object {
 	s := newObject()
 	s.set("name", name)
 	s.set("title", title)
 	s.set("description", description)
-	s.set("access", access)
-	s.set("sensitivity", "other")
+	s.set("access", string(access))
+	s.set("sensitivity", string(protocol.SensitivityOther))
 	return s
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/spec"
 	"github.com/cetpgen/cetpgen/gen/validate"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // Build resolves a validated spec into its IR. It fails only on internal
@@ -51,13 +52,13 @@ func buildProvider(set *spec.Set, w *spec.Provider) (*Provider, error) {
 		pos:      doc.Pos,
 	}
 	for _, c := range w.Capabilities {
-		p.Capabilities = append(p.Capabilities, Capability(c))
+		p.Capabilities = append(p.Capabilities, protocol.Capability(c))
 	}
 	slices.Sort(p.Capabilities)
 	for i, s := range w.Scopes {
 		p.Scopes = append(p.Scopes, &Scope{
 			Name: s.Name, Title: s.Title, Description: s.Description,
-			Access: Access(s.Access), Sensitivity: Sensitivity(s.Sensitivity),
+			Access: s.Access, Sensitivity: s.Sensitivity,
 			Pos: doc.Pos(spec.Pointer("scopes", fmt.Sprint(i))),
 		})
 	}
@@ -111,10 +112,10 @@ func buildTool(p *Provider, doc *spec.Doc, w *spec.Tool) (*Tool, error) {
 	t := &Tool{
 		Name: w.Name, Title: w.Title, Description: w.Description, File: doc.Path,
 		Annotations: Annotations{
-			Effect: Effect(w.Annotations.Effect), Risk: Risk(w.Annotations.Risk),
+			Effect: w.Annotations.Effect, Risk: w.Annotations.Risk,
 			Destructive: w.Annotations.Destructive, Idempotent: w.Annotations.Idempotent,
-			OpenWorld: w.Annotations.OpenWorld, Confirmation: Confirmation(w.Annotations.Confirmation),
-			Execution: Execution(w.Annotations.Execution),
+			OpenWorld: w.Annotations.OpenWorld, Confirmation: w.Annotations.Confirmation,
+			Execution: w.Annotations.Execution,
 		},
 		CLI: buildCLI(w.CLI),
 		pos: doc.Pos,

@@ -29,6 +29,8 @@
 // declared node for Go and Kotlin (schema_names.go), in a fixed order, so
 // no emitter invents a cross-target name.
 //
-// The vocabulary (Effect, Risk, Confirmation, Execution, Capability,
-// Access, Sensitivity) is package protocol's, aliased here.
+// The vocabulary (effects, risks, confirmation policies, execution modes,
+// capabilities, accesses, sensitivities) is package protocol's: the IR's
+// fields carry its types, so the generator and generated code cannot
+// disagree.
 package ir

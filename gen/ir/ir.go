@@ -20,7 +20,7 @@ type Provider struct {
 	Android     Android
 	// Versions are the CETP major versions served, ascending.
 	Versions     []int
-	Capabilities []Capability
+	Capabilities []protocol.Capability
 	Limits       Limits
 	// Scopes are ordered by name.
 	Scopes []*Scope
@@ -48,7 +48,7 @@ func (p *Provider) PosOf(ptr string) source.Pos { return p.pos(ptr) }
 func (p *Provider) DualStack() bool { return len(p.Versions) > 0 && p.Versions[0] == 1 }
 
 // Has reports whether the Provider declares capability c.
-func (p *Provider) Has(c Capability) bool {
+func (p *Provider) Has(c protocol.Capability) bool {
 	for _, have := range p.Capabilities {
 		if have == c {
 			return true
@@ -94,8 +94,8 @@ type Scope struct {
 	Name        string
 	Title       string
 	Description string
-	Access      Access
-	Sensitivity Sensitivity
+	Access      protocol.Access
+	Sensitivity protocol.Sensitivity
 	Pos         source.Pos
 }
 
@@ -143,13 +143,13 @@ func (t *Tool) PosOf(ptr string) source.Pos { return t.pos(ptr) }
 
 // Annotations are the seven safety annotations of CETP v2 §3.4.
 type Annotations struct {
-	Effect       Effect
-	Risk         Risk
+	Effect       protocol.Effect
+	Risk         protocol.Risk
 	Destructive  bool
 	Idempotent   bool
 	OpenWorld    bool
-	Confirmation Confirmation
-	Execution    Execution
+	Confirmation protocol.Confirmation
+	Execution    protocol.Execution
 }
 
 // ToolCLI is a tool's command-line facts for the catalog.

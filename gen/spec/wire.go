@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // Provider is the wire struct of provider.yaml, key for key.
@@ -57,11 +59,11 @@ func (i *Int) UnmarshalJSON(data []byte) error {
 
 // Scope is one entry of provider.yaml's scopes.
 type Scope struct {
-	Name        string `json:"name"`
-	Title       string `json:"title"`
-	Description string `json:"description"`
-	Access      string `json:"access"`
-	Sensitivity string `json:"sensitivity"`
+	Name        string               `json:"name"`
+	Title       string               `json:"title"`
+	Description string               `json:"description"`
+	Access      protocol.Access      `json:"access"`
+	Sensitivity protocol.Sensitivity `json:"sensitivity"`
 }
 
 // Targets holds the per-target options of provider.yaml.
@@ -100,15 +102,17 @@ type Tool struct {
 	CLI          *ToolCLI    `json:"cli"`
 }
 
-// Annotations are the seven safety annotations of CETP v2 §3.4.
+// Annotations are the seven safety annotations of CETP v2 §3.4, typed
+// with the protocol's vocabulary (a value outside it is a meta-schema
+// error before any rule reads it).
 type Annotations struct {
-	Effect       string `json:"effect"`
-	Risk         string `json:"risk"`
-	Destructive  bool   `json:"destructive"`
-	Idempotent   bool   `json:"idempotent"`
-	OpenWorld    bool   `json:"open_world"`
-	Confirmation string `json:"confirmation"`
-	Execution    string `json:"execution"`
+	Effect       protocol.Effect       `json:"effect"`
+	Risk         protocol.Risk         `json:"risk"`
+	Destructive  bool                  `json:"destructive"`
+	Idempotent   bool                  `json:"idempotent"`
+	OpenWorld    bool                  `json:"open_world"`
+	Confirmation protocol.Confirmation `json:"confirmation"`
+	Execution    protocol.Execution    `json:"execution"`
 }
 
 // ToolCLI is a tool's cli block.
@@ -156,9 +160,9 @@ func DecodeTool(d *Doc) (*Tool, error) {
 func decodeAnnotations(tool map[string]any) Annotations {
 	a, _ := tool["annotations"].(map[string]any)
 	return Annotations{
-		Effect: str(a, "effect"), Risk: str(a, "risk"), Destructive: a["destructive"] == true,
+		Effect: protocol.Effect(str(a, "effect")), Risk: protocol.Risk(str(a, "risk")), Destructive: a["destructive"] == true,
 		Idempotent: a["idempotent"] == true, OpenWorld: a["open_world"] == true,
-		Confirmation: str(a, "confirmation"), Execution: str(a, "execution"),
+		Confirmation: protocol.Confirmation(str(a, "confirmation")), Execution: protocol.Execution(str(a, "execution")),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/spec"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // instructionRE matches text that addresses an agent instead of describing
@@ -35,11 +36,11 @@ func toolLints(doc *spec.Doc, r toolResult) diag.List {
 	var l diag.List
 	t := r.tool
 	a := t.Annotations
-	if r.usable("/annotations") && a.Effect == effectRead && !a.Idempotent {
+	if r.usable("/annotations") && a.Effect == protocol.EffectRead && !a.Idempotent {
 		l.Warnf(doc.Pos("/annotations/idempotent"), "read-not-idempotent",
 			"a read tool changes nothing, so reading twice gives the same effect; declare idempotent: true")
 	}
-	if r.usable("/annotations", "/input_schema") && a.Effect != effectRead && !closedObject(t.InputSchema) {
+	if r.usable("/annotations", "/input_schema") && a.Effect != protocol.EffectRead && !closedObject(t.InputSchema) {
 		l.Warnf(doc.Pos("/input_schema"), "open-input",
 			"a %s tool should set additionalProperties: false on its input, so a misspelt argument is an error rather than ignored", a.Effect)
 	}
@@ -127,7 +128,7 @@ func providerLints(doc *spec.Doc, p *spec.Provider, used map[string]bool, comple
 // writeScopeLint warns about a write tool that no write scope guards.
 func writeScopeLint(doc *spec.Doc, t *spec.Tool, write map[string]bool) diag.List {
 	var l diag.List
-	if t.Annotations.Effect != effectRead && !slices.ContainsFunc(t.Scopes, func(s string) bool { return write[s] }) {
+	if t.Annotations.Effect != protocol.EffectRead && !slices.ContainsFunc(t.Scopes, func(s string) bool { return write[s] }) {
 		l.Warnf(doc.Pos("/scopes"), "write-scope-access",
 			"a %s tool should require at least one scope with access: write, so Consumers show users what they grant", t.Annotations.Effect)
 	}

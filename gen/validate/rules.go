@@ -7,19 +7,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/spec"
-)
-
-// Effect, confirmation, execution and capability values the rules test.
-const (
-	effectRead        = "read"
-	confirmAlways     = "always"
-	execSyncOrAsync   = "sync_or_async"
-	capAsync          = "async_operations"
-	capCancellation   = "cancellation"
-	accessWrite       = "write"
-	riskHigh          = "high"
-	effectDelete      = "delete"
-	effectTransaction = "transaction"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // providerRules checks the CETP v2 rules that concern provider.yaml alone.
@@ -35,7 +23,7 @@ func providerRules(doc *spec.Doc, cp *checkedProvider) diag.List {
 		l.Errorf(doc.Pos("/versions"), "version-set",
 			"versions must include 2: use [1, 2] for a dual-stack Provider or [2] for v2 only")
 	}
-	if i := slices.Index(p.Capabilities, capCancellation); ok("/capabilities") && i >= 0 && !slices.Contains(p.Capabilities, capAsync) {
+	if i := slices.Index(p.Capabilities, protocol.CapCancellation); ok("/capabilities") && i >= 0 && !slices.Contains(p.Capabilities, protocol.CapAsyncOperations) {
 		l.Errorf(doc.Pos(spec.Pointer("capabilities", itoa(i))), "cancellation-capability",
 			"capability cancellation needs async_operations: only background operations can be cancelled (CETP v2 §4.4)")
 	}
@@ -60,28 +48,15 @@ func providerRules(doc *spec.Doc, cp *checkedProvider) diag.List {
 func toolRules(doc *spec.Doc, t *spec.Tool) diag.List {
 	var l diag.List
 	a := t.Annotations
-	if reason := confirmationReason(a); reason != "" && a.Confirmation != confirmAlways {
+	if reason := protocol.ConfirmationReason(a.Effect, a.Risk, a.Destructive); reason != "" && a.Confirmation != protocol.ConfirmAlways {
 		l.Errorf(doc.Pos("/annotations/confirmation"), "confirmation-required",
 			"%s, so confirmation must be always (CETP v2 §3.4), not %s", reason, a.Confirmation)
 	}
-	if a.Effect == effectRead && a.Destructive {
+	if a.Effect == protocol.EffectRead && a.Destructive {
 		l.Errorf(doc.Pos("/annotations/destructive"), "read-destructive",
 			"a read tool cannot be destructive: effect=read must not change business state (CETP v2 §3.4)")
 	}
 	return l
-}
-
-// confirmationReason says why a tool needs confirmation: always, or "".
-func confirmationReason(a spec.Annotations) string {
-	switch {
-	case a.Effect == effectDelete || a.Effect == effectTransaction:
-		return "the tool's effect is " + a.Effect
-	case a.Destructive:
-		return "the tool is destructive"
-	case a.Risk == riskHigh:
-		return "the tool's risk is high"
-	}
-	return ""
 }
 
 // inputIsObject checks that input_schema describes a JSON object.
@@ -106,7 +81,7 @@ func crossRules(set *spec.Set, cp *checkedProvider, results []toolResult) diag.L
 	declared, write := map[string]bool{}, map[string]bool{}
 	for _, s := range p.Scopes {
 		declared[s.Name] = true
-		write[s.Name] = s.Access == accessWrite
+		write[s.Name] = s.Access == protocol.AccessWrite
 	}
 	used := map[string]bool{}
 	complete := set.ToolFiles > 0 && set.ToolFiles == len(results) && scopesOK
@@ -173,7 +148,7 @@ func declaredList(declared map[string]bool, unknown string) string {
 
 func capabilityRules(doc *spec.Doc, t *spec.Tool, p *spec.Provider) diag.List {
 	var l diag.List
-	if t.Annotations.Execution == execSyncOrAsync && !slices.Contains(p.Capabilities, capAsync) {
+	if t.Annotations.Execution == protocol.ExecSyncOrAsync && !slices.Contains(p.Capabilities, protocol.CapAsyncOperations) {
 		l.Errorf(doc.Pos("/annotations/execution"), "async-capability",
 			"execution sync_or_async needs the provider capability async_operations (CETP v2 §3.4)")
 	}

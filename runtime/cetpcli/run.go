@@ -13,12 +13,13 @@ import (
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/cetpgen/cetpgen/runtime/consumer"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/spf13/cobra"
 )
 
 // Capabilities are the optional CETP capabilities a generated CLI asks
 // for; the Consumer client handles what the Provider grants.
-var Capabilities = []string{"async_operations", "cancellation", "large_results"}
+var Capabilities = protocol.CapabilityNames()
 
 // Main runs app with the process's arguments and exits with its code.
 // open serves the embedded catalog to the schema command.

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cetpgen/cetpgen/runtime/consumer"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/spf13/cobra"
 )
 
@@ -55,11 +56,18 @@ func writeTable(w io.Writer, sess *consumer.Session, list *consumer.ToolList) er
 		fmt.Fprintf(w, "%s (%s), revision %s\n", cliout.Printable(sess.ProviderName), cliout.Printable(sess.ProviderID), cliout.Printable(list.Revision))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tEFFECT\tRISK\tCONFIRMATION\tEXECUTION\tFLAGS\tTITLE")
+	fields := protocol.AnnotationVocabularies()
+	head := []string{"NAME"}
+	for _, f := range fields {
+		head = append(head, strings.ToUpper(f.Field))
+	}
+	fmt.Fprintln(tw, strings.Join(append(head, "FLAGS", "TITLE"), "\t"))
 	for _, t := range list.Tools {
-		a := t.Annotations
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cliout.Printable(t.Name), cell(a["effect"]), cell(a["risk"]),
-			cell(a["confirmation"]), cell(a["execution"]), flags(a), cliout.Printable(t.Title))
+		row := []string{cliout.Printable(t.Name)}
+		for _, f := range fields {
+			row = append(row, cell(t.Annotations[f.Field]))
+		}
+		fmt.Fprintln(tw, strings.Join(append(row, flags(t.Annotations), cliout.Printable(t.Title)), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write the tool table: %w", err)
@@ -82,7 +90,7 @@ func cell(v any) string {
 // flags names the boolean annotations that are true.
 func flags(a map[string]any) string {
 	var on []string
-	for _, k := range []string{"destructive", "idempotent", "open_world"} {
+	for _, k := range protocol.AnnotationFlags {
 		if a[k] == true {
 			on = append(on, k)
 		}

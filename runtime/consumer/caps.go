@@ -3,7 +3,6 @@ package consumer
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 
@@ -120,40 +119,29 @@ func rejectTool(t Tool, async bool) string {
 	return rejectAnnotations(t.Annotations, async)
 }
 
-// annotationValues are the values §3.4 allows for each enumerated safety
-// annotation; the boolean ones must be JSON booleans.
-var annotationValues = map[string][]string{
-	"effect":       {"read", "create", "update", "delete", "transaction"},
-	"risk":         {"low", "moderate", "high"},
-	"confirmation": {"never", "provider_policy", "always"},
-	"execution":    {"sync", "sync_or_async"},
-}
-
-var annotationFlags = []string{"destructive", "idempotent", "open_world"}
-
 // rejectAnnotations returns why a tool's annotations cannot be trusted
 // (§3.2: a missing required field or an unknown safety value is never
 // ignored), or "". Unknown extra annotations are ignored, as §3.2 asks.
 func rejectAnnotations(a map[string]any, async bool) string {
-	for _, k := range slices.Sorted(maps.Keys(annotationValues)) {
-		v, ok := a[k].(string)
+	for _, v := range protocol.AnnotationVocabularies() {
+		s, ok := a[v.Field].(string)
 		switch {
-		case a[k] == nil:
-			return "annotation " + k + " is missing"
-		case !ok || !slices.Contains(annotationValues[k], v):
-			return "annotation " + k + " has an unknown value"
+		case a[v.Field] == nil:
+			return "annotation " + v.Field + " is missing"
+		case !ok || !slices.Contains(v.Values, s):
+			return "annotation " + v.Field + " has an unknown value"
 		}
 	}
-	for _, k := range annotationFlags {
+	for _, k := range protocol.AnnotationFlags {
 		if _, ok := a[k].(bool); !ok {
 			return "annotation " + k + " is missing or not a boolean"
 		}
 	}
-	highRisk := a["effect"] == "delete" || a["effect"] == "transaction" || a["destructive"] == true || a["risk"] == "high"
+	effect, risk := protocol.Effect(a["effect"].(string)), protocol.Risk(a["risk"].(string))
 	switch {
-	case highRisk && a["confirmation"] != "always":
+	case protocol.ConfirmationReason(effect, risk, a["destructive"] == true) != "" && a["confirmation"] != string(protocol.ConfirmAlways):
 		return "a delete, transaction, destructive or high-risk tool without confirmation always"
-	case !async && a["execution"] == "sync_or_async":
+	case !async && a["execution"] == string(protocol.ExecSyncOrAsync):
 		return "execution sync_or_async on a session without async_operations"
 	}
 	return ""

@@ -80,7 +80,7 @@ func listingWith(annotations, outputSchema string) string {
 // caller can read, and a result of it is never accepted (§3.2).
 func TestHostileAnnotations(t *testing.T) {
 	cases := map[string]struct{ annotations, reason string }{
-		"no annotations":         {`null`, "annotation confirmation is missing"},
+		"no annotations":         {`null`, "annotation effect is missing"},
 		"unknown effect":         {strings.Replace(readAnnotations, `"effect":"read"`, `"effect":"teleport"`, 1), "annotation effect has an unknown value"},
 		"missing risk":           {strings.Replace(readAnnotations, `"risk":"low",`, ``, 1), "annotation risk is missing"},
 		"boolean as a string":    {strings.Replace(readAnnotations, `"destructive":false`, `"destructive":"no"`, 1), "destructive is missing or not a boolean"},

@@ -98,21 +98,62 @@ type Vocabulary struct {
 	// GoPrefix is the prefix of the constants of package provider and of
 	// this package for the values ("Confirm" + "ProviderPolicy").
 	GoPrefix string
-	Values   []string
+	// GoType names the Go type of the values in this package and in
+	// package provider ("Confirmation").
+	GoType string
+	Values []string
+	// Annotation is true for the enumerated tool annotations of §3.4
+	// (effect, risk, confirmation, execution).
+	Annotation bool
 }
 
 // Vocabularies lists every enumerated field of descriptors and
 // annotations, in a fixed order.
 func Vocabularies() []Vocabulary {
 	return []Vocabulary{
-		{"effect", "Effect", strs(Effects)},
-		{"risk", "Risk", strs(Risks)},
-		{"confirmation", "Confirm", strs(Confirmations)},
-		{"execution", "Exec", strs(Executions)},
-		{"capabilities", "Cap", strs(Capabilities)},
-		{"access", "Access", strs(Accesses)},
-		{"sensitivity", "Sensitivity", strs(Sensitivities)},
+		{"effect", "Effect", "Effect", strs(Effects), true},
+		{"risk", "Risk", "Risk", strs(Risks), true},
+		{"confirmation", "Confirm", "Confirmation", strs(Confirmations), true},
+		{"execution", "Exec", "Execution", strs(Executions), true},
+		{"capabilities", "Cap", "Capability", strs(Capabilities), false},
+		{"access", "Access", "Access", strs(Accesses), false},
+		{"sensitivity", "Sensitivity", "Sensitivity", strs(Sensitivities), false},
 	}
+}
+
+// AnnotationVocabularies lists the enumerated tool annotations of §3.4
+// (effect, risk, confirmation, execution) in protocol order.
+func AnnotationVocabularies() []Vocabulary {
+	var out []Vocabulary
+	for _, v := range Vocabularies() {
+		if v.Annotation {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// AnnotationFlags are the boolean tool annotations of §3.4, in the order
+// the protocol lists them.
+var AnnotationFlags = []string{"destructive", "idempotent", "open_world"}
+
+// CapabilityNames returns the optional capabilities as plain strings, the
+// form the wire code and session negotiation use.
+func CapabilityNames() []string { return strs(Capabilities) }
+
+// ConfirmationReason says why §3.4 requires confirmation always for a
+// tool with these annotations (a delete or transaction effect, a
+// destructive tool, a high risk), or "" when it does not.
+func ConfirmationReason(effect Effect, risk Risk, destructive bool) string {
+	switch {
+	case effect == EffectDelete || effect == EffectTransaction:
+		return "the tool's effect is " + string(effect)
+	case destructive:
+		return "the tool is destructive"
+	case risk == RiskHigh:
+		return "the tool's risk is high"
+	}
+	return ""
 }
 
 // strs converts a value list to strings.

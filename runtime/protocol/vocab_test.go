@@ -90,3 +90,62 @@ func TestWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnotationsMatchToolMetaSchema proves the tool meta-schema's
+// annotations object requires exactly the enumerated annotations of
+// Vocabularies and the AnnotationFlags, the flags as booleans.
+func TestAnnotationsMatchToolMetaSchema(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "schema", "tool.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Properties struct {
+			Annotations struct {
+				Required   []string `json:"required"`
+				Properties map[string]struct {
+					Type string `json:"type"`
+				} `json:"properties"`
+			} `json:"annotations"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	a := doc.Properties.Annotations
+	want := slices.Clone(AnnotationFlags)
+	for _, v := range AnnotationVocabularies() {
+		want = append(want, v.Field)
+	}
+	if got := slices.Sorted(slices.Values(a.Required)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Errorf("tool meta-schema requires annotations %q, package protocol declares %q", got, want)
+	}
+	for _, f := range AnnotationFlags {
+		if a.Properties[f].Type != "boolean" {
+			t.Errorf("annotation %s: meta-schema type %q, want boolean", f, a.Properties[f].Type)
+		}
+	}
+}
+
+// TestConfirmationReason proves the §3.4 rule: delete, transaction,
+// destructive and high risk each need confirmation always, nothing else.
+func TestConfirmationReason(t *testing.T) {
+	for _, e := range Effects {
+		for _, r := range Risks {
+			for _, d := range []bool{false, true} {
+				need := e == EffectDelete || e == EffectTransaction || d || r == RiskHigh
+				if got := ConfirmationReason(e, r, d); (got != "") != need {
+					t.Errorf("ConfirmationReason(%s, %s, %v) = %q, want a reason: %v", e, r, d, got, need)
+				}
+			}
+		}
+	}
+}
+
+// TestCapabilityNames proves the plain-string list is the typed one.
+func TestCapabilityNames(t *testing.T) {
+	want := []string{CapAsyncOperations, CapCancellation, CapLargeResults}
+	if got := CapabilityNames(); !slices.Equal(got, want) {
+		t.Errorf("CapabilityNames() = %q, want %q", got, want)
+	}
+}

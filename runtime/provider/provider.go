@@ -22,7 +22,7 @@ import (
 // runtimeCapabilities are the optional capabilities this runtime
 // supports: all three of §2.3. Negotiation grants only capabilities that
 // the Descriptor declares, the Consumer asks for and the runtime supports.
-var runtimeCapabilities = []string{protocol.CapAsyncOperations, protocol.CapCancellation, protocol.CapLargeResults}
+var runtimeCapabilities = protocol.CapabilityNames()
 
 // Options configure a Provider. Every hook has a safe default.
 type Options struct {
@@ -288,7 +288,7 @@ func checkDescriptor(d Descriptor) error {
 		}
 	}
 	for _, c := range d.Capabilities {
-		if c != protocol.CapAsyncOperations && c != protocol.CapCancellation && c != protocol.CapLargeResults {
+		if !slices.Contains(protocol.Capabilities, protocol.Capability(c)) {
 			return fmt.Errorf("provider %s: unknown capability %q", d.ID, c)
 		}
 	}
@@ -301,11 +301,10 @@ func checkDescriptor(d Descriptor) error {
 			return fmt.Errorf("provider %s: bad or duplicate scope name %q", d.ID, s.Name)
 		}
 		seen[s.Name] = true
-		if s.Access != AccessRead && s.Access != AccessWrite {
+		if !slices.Contains(protocol.Accesses, s.Access) {
 			return fmt.Errorf("provider %s: scope %s: unknown access %q", d.ID, s.Name, s.Access)
 		}
-		if !slices.Contains([]Sensitivity{SensitivityPublic, SensitivityPersonal, SensitivityFinancial,
-			SensitivityHealth, SensitivityDevice, SensitivityOther}, s.Sensitivity) {
+		if !slices.Contains(protocol.Sensitivities, s.Sensitivity) {
 			return fmt.Errorf("provider %s: scope %s: unknown sensitivity %q", d.ID, s.Name, s.Sensitivity)
 		}
 	}
@@ -314,17 +313,16 @@ func checkDescriptor(d Descriptor) error {
 
 func checkAnnotations(a Annotations, caps []string) error {
 	switch {
-	case !slices.Contains([]Effect{EffectRead, EffectCreate, EffectUpdate, EffectDelete, EffectTransaction}, a.Effect):
+	case !slices.Contains(protocol.Effects, a.Effect):
 		return fmt.Errorf("unknown effect %q", a.Effect)
-	case !slices.Contains([]Risk{RiskLow, RiskModerate, RiskHigh}, a.Risk):
+	case !slices.Contains(protocol.Risks, a.Risk):
 		return fmt.Errorf("unknown risk %q", a.Risk)
-	case !slices.Contains([]Confirmation{ConfirmNever, ConfirmProviderPolicy, ConfirmAlways}, a.Confirmation):
+	case !slices.Contains(protocol.Confirmations, a.Confirmation):
 		return fmt.Errorf("unknown confirmation %q", a.Confirmation)
-	case a.Execution != ExecSync && a.Execution != ExecSyncOrAsync:
+	case !slices.Contains(protocol.Executions, a.Execution):
 		return fmt.Errorf("unknown execution %q", a.Execution)
 	}
-	highRisk := a.Effect == EffectDelete || a.Effect == EffectTransaction || a.Destructive || a.Risk == RiskHigh
-	if highRisk && a.Confirmation != ConfirmAlways {
+	if protocol.ConfirmationReason(a.Effect, a.Risk, a.Destructive) != "" && a.Confirmation != ConfirmAlways {
 		return errors.New("delete, transaction, destructive or high-risk tools need confirmation always")
 	}
 	if a.Execution == ExecSyncOrAsync && !slices.Contains(caps, protocol.CapAsyncOperations) {

@@ -5,6 +5,7 @@ import (
 
 	gen "github.com/cetpgen/cetpgen/gen/catalog"
 	"github.com/cetpgen/cetpgen/runtime/catalog"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/spf13/cobra"
 )
 
@@ -116,9 +117,10 @@ func interfaceTool(l Leaf) gen.InterfaceTool {
 	for _, name := range flagsOf(l) {
 		params[propertyOf(l, name)] = gen.InterfaceParam{Type: "string", Description: "RPC " + name + " of the " + l.Group, Required: name == "id"}
 	}
-	effect := map[string]string{"list": "read", "get": "read", "search": "read", "export": "read", "delete": "delete"}[l.Verb]
+	effect := map[string]protocol.Effect{"list": protocol.EffectRead, "get": protocol.EffectRead, "search": protocol.EffectRead,
+		"export": protocol.EffectRead, "delete": protocol.EffectDelete}[l.Verb]
 	if effect == "" {
-		effect = "update"
+		effect = protocol.EffectUpdate
 	}
 	return gen.InterfaceTool{Title: l.Verb + " " + l.Group, Description: "RPC " + l.Verb + " " + l.Group,
 		Ref: catalog.InterfaceRef{ProductID: l.Product, RPCName: l.Verb + "_" + l.Group}, Revision: "tools-1000",
@@ -139,9 +141,9 @@ func propertyOf(l Leaf, flag string) string {
 
 // annotations are CETP annotations that satisfy cetp-v2 §3.4: delete is
 // high risk and always confirmed.
-func annotations(effect string) *gen.Annotations {
-	if effect == "delete" {
-		return &gen.Annotations{Effect: effect, Risk: "high", Destructive: true, Confirmation: "always"}
+func annotations(effect protocol.Effect) *gen.Annotations {
+	if effect == protocol.EffectDelete {
+		return &gen.Annotations{Effect: effect, Risk: protocol.RiskHigh, Destructive: true, Confirmation: protocol.ConfirmAlways}
 	}
-	return &gen.Annotations{Effect: effect, Risk: "low", Idempotent: effect == "read", Confirmation: "never"}
+	return &gen.Annotations{Effect: effect, Risk: protocol.RiskLow, Idempotent: effect == protocol.EffectRead, Confirmation: protocol.ConfirmNever}
 }

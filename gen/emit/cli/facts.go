@@ -80,8 +80,8 @@ func interfaces(p *ir.Provider) *catalog.InterfaceFacts {
 		a := t.Annotations
 		it := catalog.InterfaceTool{Title: oneLine(t.Title), Description: oneLine(t.Description), Ref: pinnedRef(p, t),
 			Revision: p.Revision, Parameters: map[string]catalog.InterfaceParam{},
-			Annotations: &catalog.Annotations{Effect: string(a.Effect), Risk: string(a.Risk), Destructive: a.Destructive,
-				Idempotent: a.Idempotent, Confirmation: string(a.Confirmation)}}
+			Annotations: &catalog.Annotations{Effect: a.Effect, Risk: a.Risk, Destructive: a.Destructive,
+				Idempotent: a.Idempotent, Confirmation: a.Confirmation}}
 		for _, pr := range params(t) {
 			it.Parameters[pr.prop.Name] = interfaceParam(pr)
 		}

@@ -60,7 +60,7 @@ func renderDescriptor(f *jen.File, p *ir.Provider) {
 	for _, s := range p.Scopes {
 		scopes = append(scopes, jen.Values(jen.Dict{
 			jen.Id("Name"): jen.Lit(s.Name), jen.Id("Title"): jen.Lit(s.Title), jen.Id("Description"): jen.Lit(s.Description),
-			jen.Id("Access"): qualConst("Access", string(s.Access)), jen.Id("Sensitivity"): qualConst("Sensitivity", string(s.Sensitivity)),
+			jen.Id("Access"): qualConst("access", string(s.Access)), jen.Id("Sensitivity"): qualConst("sensitivity", string(s.Sensitivity)),
 		}))
 	}
 	f.Comment("// Descriptor returns the identity, scopes, versions, capabilities, limits and tool-set revision of " + oneLine(p.Name) + ".")
@@ -87,7 +87,7 @@ func ints(v []int) []jen.Code {
 }
 
 // caps renders capability names as string literals.
-func caps(v []ir.Capability) []jen.Code {
+func caps(v []protocol.Capability) []jen.Code {
 	var out []jen.Code
 	for _, c := range v {
 		out = append(out, jen.Lit(string(c)))
@@ -105,23 +105,21 @@ func limits(l ir.Limits) jen.Code {
 	})
 }
 
-// qualConst renders the runtime's constant for a vocabulary value
-// (provider.EffectCreate: the prefix of protocol.Vocabularies and the
-// value in PascalCase), or a conversion (provider.Effect("x")) for a
+// qualConst renders the runtime's constant for the value of a vocabulary
+// field (provider.EffectCreate: the prefix of protocol.Vocabularies and
+// the value in PascalCase), or a conversion (provider.Effect("x")) for a
 // value the vocabulary does not list.
-func qualConst(typ, value string) jen.Code {
+func qualConst(field, value string) jen.Code {
 	for _, v := range protocol.Vocabularies() {
-		if typeOfField[v.Field] == typ && slices.Contains(v.Values, value) {
+		if v.Field != field {
+			continue
+		}
+		if slices.Contains(v.Values, value) {
 			return jen.Qual(pkgProvider, v.GoPrefix+pascalWords(value))
 		}
+		return jen.Qual(pkgProvider, v.GoType).Call(jen.Lit(value))
 	}
-	return jen.Qual(pkgProvider, typ).Call(jen.Lit(value))
-}
-
-// typeOfField names the runtime's Go type of each vocabulary field.
-var typeOfField = map[string]string{
-	"effect": "Effect", "risk": "Risk", "confirmation": "Confirmation", "execution": "Execution",
-	"access": "Access", "sensitivity": "Sensitivity",
+	panic("qualConst: " + field + " is not a vocabulary field")
 }
 
 // pascalWords joins the underscore-separated words of a vocabulary
@@ -165,9 +163,9 @@ func toolValue(t toolNames) jen.Code {
 		jen.Id("OutputSchema"): jen.Qual(pkgJSON, "RawMessage").Call(jen.Id(t.outSchema)),
 		jen.Id("Scopes"):       jen.Index().String().Values(scopes...),
 		jen.Id("Annotations"): jen.Qual(pkgProvider, "Annotations").Values(jen.Dict{
-			jen.Id("Effect"): qualConst("Effect", string(a.Effect)), jen.Id("Risk"): qualConst("Risk", string(a.Risk)),
+			jen.Id("Effect"): qualConst("effect", string(a.Effect)), jen.Id("Risk"): qualConst("risk", string(a.Risk)),
 			jen.Id("Destructive"): jen.Lit(a.Destructive), jen.Id("Idempotent"): jen.Lit(a.Idempotent), jen.Id("OpenWorld"): jen.Lit(a.OpenWorld),
-			jen.Id("Confirmation"): qualConst("Confirmation", string(a.Confirmation)), jen.Id("Execution"): qualConst("Execution", string(a.Execution)),
+			jen.Id("Confirmation"): qualConst("confirmation", string(a.Confirmation)), jen.Id("Execution"): qualConst("execution", string(a.Execution)),
 		}),
 		jen.Id("Handler"): jen.Id("adapt").Call(jen.Id("h").Dot(t.method)),
 	})

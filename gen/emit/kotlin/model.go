@@ -2,6 +2,7 @@ package kotlin
 
 import (
 	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // providerNames are the Provider-level Kotlin names, allocated by the IR;
@@ -46,7 +47,7 @@ func newModel(p *ir.Provider) *model {
 }
 
 // hasConfirmation reports whether any tool has the confirmation policy c.
-func (m *model) hasConfirmation(c ir.Confirmation) bool {
+func (m *model) hasConfirmation(c protocol.Confirmation) bool {
 	for _, t := range m.tools {
 		if t.t.Annotations.Confirmation == c {
 			return true
@@ -68,5 +69,5 @@ func (m *model) writes() bool {
 // v1Served reports whether CETP v1 serves the tool: a dual-stack Provider's
 // read tools that need no per-call confirmation.
 func (m *model) v1Served(t *ir.Tool) bool {
-	return m.p.DualStack() && t.Annotations.Effect == ir.EffectRead && t.Annotations.Confirmation != ir.ConfirmAlways
+	return m.p.DualStack() && t.Annotations.Effect == protocol.EffectRead && t.Annotations.Confirmation != protocol.ConfirmAlways
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // common is what every template's view starts with.
@@ -119,8 +120,8 @@ func (m *model) baseView() baseView {
 	v := baseView{
 		common: m.common(), ProviderID: kotlinString(p.ID), ProviderName: kotlinString(p.Name),
 		Description: kotlinString(p.Description), Capabilities: capabilities(p),
-		Limits: limits(p.Limits), Writes: m.writes(), HasAlways: m.hasConfirmation(ir.ConfirmAlways),
-		HasPolicy: m.hasConfirmation(ir.ConfirmProviderPolicy), DualStack: p.DualStack(),
+		Limits: limits(p.Limits), Writes: m.writes(), HasAlways: m.hasConfirmation(protocol.ConfirmAlways),
+		HasPolicy: m.hasConfirmation(protocol.ConfirmProviderPolicy), DualStack: p.DualStack(),
 	}
 	v.Doc = kdoc("", fmt.Sprintf("%s is the generated CETP v2 Provider %s (%s), served at the authority %s.\n\n%s",
 		m.names.Base, p.Name, p.ID, p.Android.Authority, p.Description))

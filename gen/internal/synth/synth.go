@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // Write creates dir/provider.yaml and n tool files under dir/tools.
@@ -41,12 +43,18 @@ cli: {product: synth}
 
 // effects cycles through every effect with annotations that satisfy the
 // CETP rules for it.
-var effects = []struct{ effect, risk, destructive, idempotent, confirmation, scope string }{
-	{"read", "low", "false", "true", "never", "items.read"},
-	{"create", "moderate", "false", "false", "provider_policy", "items.write"},
-	{"update", "moderate", "false", "true", "provider_policy", "items.write"},
-	{"delete", "high", "true", "true", "always", "items.write"},
-	{"transaction", "high", "false", "false", "always", "items.write"},
+var effects = []struct {
+	effect                  protocol.Effect
+	risk                    protocol.Risk
+	destructive, idempotent string
+	confirmation            protocol.Confirmation
+	scope                   string
+}{
+	{protocol.EffectRead, protocol.RiskLow, "false", "true", protocol.ConfirmNever, "items.read"},
+	{protocol.EffectCreate, protocol.RiskModerate, "false", "false", protocol.ConfirmProviderPolicy, "items.write"},
+	{protocol.EffectUpdate, protocol.RiskModerate, "false", "true", protocol.ConfirmProviderPolicy, "items.write"},
+	{protocol.EffectDelete, protocol.RiskHigh, "true", "true", protocol.ConfirmAlways, "items.write"},
+	{protocol.EffectTransaction, protocol.RiskHigh, "false", "false", protocol.ConfirmAlways, "items.write"},
 }
 
 // Tool returns the YAML of synthetic tool i.
@@ -54,8 +62,8 @@ func Tool(i int) string {
 	e := effects[i%len(effects)]
 	name := fmt.Sprintf("tool_%04d", i)
 	r := strings.NewReplacer(
-		"NAME", name, "EFFECT", e.effect, "RISK", e.risk, "DESTRUCTIVE", e.destructive,
-		"IDEMPOTENT", e.idempotent, "CONFIRM", e.confirmation, "SCOPE", e.scope,
+		"NAME", name, "EFFECT", string(e.effect), "RISK", string(e.risk), "DESTRUCTIVE", e.destructive,
+		"IDEMPOTENT", e.idempotent, "CONFIRM", string(e.confirmation), "SCOPE", e.scope,
 		"PATH", strings.ReplaceAll(name, "_", "-"))
 	return r.Replace(toolTemplate)
 }
