@@ -19,11 +19,16 @@ var (
 	openSchemaCatalog = rtcatalog.Lazy(schemaCatalog, schemaCatalogIndex)
 )
 
+// catalogVocabulary is the line of `cetpgen schema --help` that maps the
+// catalog's words (those of the dws Agent schema) to a spec's annotations.
+const catalogVocabulary = "Catalog words, from a spec's annotations: risk: medium is the spec's moderate; confirmation: user_required is provider_policy or always (not_required is never); effect: destructive is delete, transaction or destructive: true; interface_mode: mcp is a pinned remote tool (every CETP tool), local runs in the binary itself, composite combines several."
+
 // newSchema is `cetpgen schema`: the Agent schema of cetpgen's commands. A
 // failed query prints its JSON error on stderr and exits 2.
 func newSchema() *cobra.Command {
 	cmd := rtcatalog.NewCommand(openSchemaCatalog)
 	cmd.Short = "Print the Agent schema of cetpgen's own commands"
+	cmd.Long += "\n\n" + catalogVocabulary
 	run := cmd.RunE
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		err := run(c, args)
