@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"runtime"
 	"slices"
-	"sync"
 
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 )
 
@@ -35,21 +34,11 @@ func GateDelivery(reg *catalog.Registry, data, index []byte) error {
 // gateLeaves runs gateLeafViews on every tool, spread over the CPUs, and
 // returns the stored payload of each.
 func gateLeaves(c *catalog.Catalog, tools []*catalog.ToolSpec) (map[string][]byte, error) {
-	workers := runtime.GOMAXPROCS(0)
 	want := make([][]byte, len(tools))
 	errs := make([]error, len(tools))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var scratch []byte
-			for i := w; i < len(tools); i += workers {
-				want[i], errs[i] = gateLeafViews(c, tools[i], &scratch)
-			}
-		}()
-	}
-	wg.Wait()
+	par.EachWith(len(tools), func(scratch *[]byte, i int) {
+		want[i], errs[i] = gateLeafViews(c, tools[i], scratch)
+	})
 	out := make(map[string][]byte, len(tools))
 	for i, t := range tools {
 		if errs[i] != nil {

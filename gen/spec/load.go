@@ -6,13 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/source"
 )
 
@@ -71,7 +69,7 @@ func loadTools(fsys fs.FS, dir string) ([]*Doc, int, diag.List, error) {
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	results := make([]toolLoad, len(entries))
-	parallel(len(entries), func(i int) {
+	par.Each(len(entries), func(i int) {
 		r := &results[i]
 		r.doc, r.diags, r.err = loadTool(fsys, dir, entries[i])
 	})
@@ -102,22 +100,6 @@ type toolLoad struct {
 	doc   *Doc
 	diags diag.List
 	err   error
-}
-
-// parallel calls f(0..n-1) on GOMAXPROCS goroutines and waits for them.
-func parallel(n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 func isToolFile(e fs.DirEntry) bool {

@@ -2,11 +2,9 @@ package validate
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/spec"
 )
 
@@ -109,18 +107,7 @@ func (r toolResult) usable(ptrs ...string) bool {
 // the order of docs.
 func checkTools(m *metaSchemas, docs []*spec.Doc) ([]toolResult, error) {
 	results := make([]toolResult, len(docs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(docs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
-				results[i] = checkTool(m, docs[i])
-			}
-		}()
-	}
-	wg.Wait()
+	par.Each(len(docs), func(i int) { results[i] = checkTool(m, docs[i]) })
 	for _, r := range results {
 		if r.err != nil {
 			return nil, r.err

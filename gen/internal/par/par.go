@@ -13,10 +13,18 @@ import (
 // when every call has returned. Calls run in any order; a caller that
 // stores results by index gets output that does not depend on scheduling.
 func Each(n int, f func(i int)) {
+	EachWith(n, func(_ *struct{}, i int) { f(i) })
+}
+
+// EachWith is Each for calls that reuse per-worker state, such as a
+// scratch buffer: every worker starts with a zero S of its own and passes
+// it to each of its calls, so no two concurrent calls share one.
+func EachWith[S any](n int, f func(s *S, i int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
+		var s S
 		for i := range n {
-			f(i)
+			f(&s, i)
 		}
 		return
 	}
@@ -24,8 +32,9 @@ func Each(n int, f func(i int)) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			var s S
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
+				f(&s, i)
 			}
 		})
 	}

@@ -18,3 +18,22 @@ func TestEach(t *testing.T) {
 		}
 	}
 }
+
+// TestEachWithOwnState proves each worker's state is its own: a worker
+// marks its state busy for the length of a call, and a call that finds it
+// busy means two calls shared one state (run with -race).
+func TestEachWithOwnState(t *testing.T) {
+	var shared atomic.Int32
+	var ran atomic.Int32
+	EachWith(1000, func(s *struct{ busy bool }, i int) {
+		if s.busy {
+			shared.Add(1)
+		}
+		s.busy = true
+		ran.Add(1)
+		s.busy = false
+	})
+	if shared.Load() != 0 || ran.Load() != 1000 {
+		t.Fatalf("%d of %d calls found their state in use", shared.Load(), ran.Load())
+	}
+}
