@@ -92,15 +92,13 @@ func buildTargets(slug string, w *spec.Provider) Targets {
 		KotlinPackage: w.Android.Package + ".cetp",
 		KotlinClass:   pascal(slug) + "ToolProvider",
 	}
-	if w.Targets == nil {
-		t.KotlinService = t.KotlinClass + "DiscoveryService"
-		return t
-	}
-	if g := w.Targets.Go; g != nil {
+	if w.Targets != nil && w.Targets.Go != nil {
+		g := w.Targets.Go
 		t.GoPackage = cmpOr(g.Package, t.GoPackage)
 		t.GoServerDir = cmpOr(g.Server, t.GoServerDir)
 	}
-	if k := w.Targets.Kotlin; k != nil {
+	if w.Targets != nil && w.Targets.Kotlin != nil {
+		k := w.Targets.Kotlin
 		t.KotlinPackage = cmpOr(k.Package, t.KotlinPackage)
 		t.KotlinClass = cmpOr(k.Class, t.KotlinClass)
 	}

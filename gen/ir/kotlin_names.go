@@ -15,6 +15,9 @@ type KotlinNames struct {
 	// Json holds the shape checks; Optional, Reply and Confirmation are
 	// the support types; Schemas holds one schema holder per tool.
 	Json, Optional, Reply, Confirmation, Schemas string
+	// QualifiedClass and QualifiedService are Class and Service with the
+	// Kotlin package: the JVM names the Android manifest declares.
+	QualifiedClass, QualifiedService string
 }
 
 // all lists the names, which schema types never take.
@@ -28,6 +31,7 @@ func kotlinNames(t Targets) KotlinNames {
 	return KotlinNames{
 		Class: c, Base: c + "Base", Service: t.KotlinService, Json: c + "Json",
 		Optional: c + "Optional", Reply: c + "Reply", Confirmation: c + "Confirmation", Schemas: c + "Schemas",
+		QualifiedClass: t.KotlinPackage + "." + c, QualifiedService: t.KotlinPackage + "." + t.KotlinService,
 	}
 }
 

@@ -58,13 +58,12 @@ func Generate(p *ir.Provider) ([]emit.File, error) {
 // newView prepares the escaped values of a Provider.
 func newView(p *ir.Provider) view {
 	version, versions := Versions(p)
-	cls := p.Targets.KotlinPackage + "." + p.Targets.KotlinClass
 	return view{
 		Header:          header(p.File),
 		ProviderComment: comment(p.Name + " (" + p.ID + ")"),
 		VersionsComment: comment(versions),
-		Service:         attr(cls + "DiscoveryService"),
-		Provider:        attr(cls),
+		Service:         attr(p.Kotlin.QualifiedService),
+		Provider:        attr(p.Kotlin.QualifiedClass),
 		Authority:       attr(p.Android.Authority),
 		Package:         attr(p.Android.Package),
 		Version:         attr(version),
