@@ -50,6 +50,10 @@ func runDiff(cmd *cobra.Command, args []string, o diffOptions) error {
 		return failure(fmt.Errorf("unknown --format %q (want one of %s)", o.format, strings.Join(diff.Formats, ", ")))
 	}
 	cfg, err := loadDiffConfig(o.config)
+	var ce *configError
+	if errors.As(err, &ce) {
+		return ce.report(cmd.ErrOrStderr())
+	}
 	if err != nil {
 		return failure(err)
 	}

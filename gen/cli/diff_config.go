@@ -28,7 +28,25 @@ func (p *configProblems) err() error {
 	if len(p.list) == 0 {
 		return nil
 	}
-	return errors.New(strings.Join(p.list, "\n"))
+	return &configError{path: p.path, problems: p.list}
+}
+
+// configError is a config with problems: each one a positioned line
+// (FILE:LINE:COLUMN: message, as validate prints diagnostics).
+type configError struct {
+	path     string
+	problems []string
+}
+
+func (e *configError) Error() string { return strings.Join(e.problems, "\n") }
+
+// report prints the positioned problems to w, one a line, and returns the
+// usage error that closes the run.
+func (e *configError) report(w io.Writer) error {
+	for _, line := range e.problems {
+		fmt.Fprintln(w, line)
+	}
+	return failure(fmt.Errorf("%d problem(s) in %s; nothing was compared", len(e.problems), e.path))
 }
 
 // parseDiffConfig decodes a config strictly: unknown keys, an unknown

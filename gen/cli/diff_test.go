@@ -92,6 +92,7 @@ func (c *corpusCase) runDiff(t *testing.T, base string, both bool) {
 			want, _ = c.section("expect")
 		}
 		code, stdout, stderr := runCLI(t, append(args, "--format", "json", "--mode", string(mode))...)
+		checkSnakeCase(t, stdout)
 		got, wantCode := verdictLines(t, stdout), expectedCode(want)
 		if code != wantCode {
 			t.Errorf("%s: exit code %d, want %d\nstderr:\n%s\nstdout:\n%s", mode, code, wantCode, stderr, stdout)
@@ -103,6 +104,40 @@ func (c *corpusCase) runDiff(t *testing.T, base string, both bool) {
 	_, md, _ := runCLI(t, args...)
 	md = strings.NewReplacer(oldDir, "$OLD", newDir, "$NEW").Replace(md)
 	c.checkGolden(t, "report.md", md)
+	if _, ok := c.section("report.json"); ok {
+		_, js, _ := runCLI(t, append(args, "--format", "json")...)
+		c.checkGolden(t, "report.json", strings.NewReplacer(oldDir, "$OLD", newDir, "$NEW").Replace(js))
+	}
+}
+
+// snakeKey is the form of every key of cetpgen's JSON output.
+var snakeKey = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// checkSnakeCase checks that every object key of a JSON report is
+// snake_case, as in every other --format json of cetpgen.
+func checkSnakeCase(t *testing.T, report string) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(report), &v); err != nil {
+		t.Fatalf("--format json output does not parse: %v\n%s", err, report)
+	}
+	var walk func(v any, at string)
+	walk = func(v any, at string) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, item := range x {
+				if !snakeKey.MatchString(k) {
+					t.Errorf("JSON key %q at %s is not snake_case", k, at)
+				}
+				walk(item, at+"/"+k)
+			}
+		case []any:
+			for _, item := range x {
+				walk(item, at+"/*")
+			}
+		}
+	}
+	walk(v, "")
 }
 
 // buildSide writes the base spec to dir, then the case's sections under
