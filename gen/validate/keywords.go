@@ -7,6 +7,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/spec"
+	"github.com/cetpgen/cetpgen/runtime/nearmatch"
 )
 
 // keywords2020 are the keywords of every JSON Schema 2020-12 vocabulary
@@ -158,7 +159,7 @@ func (s patternSet) match(name string) bool {
 func nearest(k string, candidates []string) string {
 	best, bestDist, tie := "", 3, false
 	for _, kw := range candidates {
-		d := editDistance(k, kw)
+		d := nearmatch.Distance(k, kw)
 		switch {
 		case d < bestDist:
 			best, bestDist, tie = kw, d, false
@@ -170,30 +171,6 @@ func nearest(k string, candidates []string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Damerau–Levenshtein distance with adjacent
-// transpositions (the optimal string alignment variant), on bytes.
-func editDistance(a, b string) int {
-	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // sortedKeys returns the keys of m in order.

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/cetpgen/cetpgen/runtime/nearmatch"
 )
 
 // maxSuggestions bounds the paths Suggest returns; maxEdits is the
@@ -32,7 +34,7 @@ func (c *Catalog) Suggest(path string) []string {
 	dist := map[string]int{}
 	for _, cand := range c.candidates() {
 		for _, f := range forms {
-			if d := editDistance(f, cand); d <= maxEdits && (dist[cand] == 0 || d < dist[cand]) {
+			if d := nearmatch.Distance(f, cand); d <= maxEdits && (dist[cand] == 0 || d < dist[cand]) {
 				dist[cand] = d
 			}
 		}
@@ -75,30 +77,4 @@ func (c *Catalog) candidates() []string {
 		set[p] = true
 	}
 	return slices.Sorted(maps.Keys(set))
-}
-
-// editDistance is the optimal string alignment distance of a and b, in
-// runes: insertions, deletions, substitutions and transpositions of
-// neighbours each count one.
-func editDistance(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	prev2, prev, cur := make([]int, len(y)+1), make([]int, len(y)+1), make([]int, len(y)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		cur[0] = i
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(y)]
 }
