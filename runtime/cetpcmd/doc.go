@@ -8,7 +8,8 @@
 //	cetp operation cancel --request-id R --tool T OP_ID   ask to cancel an operation
 //
 // Every command takes --socket (default: the environment variable
-// CETP_SOCKET), --timeout, which bounds the whole command, and
+// CETP_SOCKET), --timeout, which bounds the whole command (2m by
+// default, cliout.DefaultTimeout, as in the generated CLIs), and
 // --provider-id, which refuses (CLI_WRONG_PROVIDER, exit 3) a Provider
 // whose negotiated provider_id is another, before anything is sent to it.
 //

@@ -11,6 +11,11 @@
 // the call again under that ID (the Provider then answers with its stored
 // outcome) instead of under a new one.
 //
+// They share more than the error shape: the status line while the
+// Provider asks its user for a decision (NoticeConn), the default and the
+// help of --timeout (DefaultTimeout, TimeoutUsage), and the position of
+// invalid JSON arguments (JSONError).
+//
 // A Provider's text is untrusted: Printable escapes what a terminal would
 // interpret.
 package cliout
