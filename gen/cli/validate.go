@@ -80,9 +80,12 @@ func checkSpecs(cmd *cobra.Command, args []string, format, warnings string) (*ch
 	if err := printGrouped(w, shown, format, warnings); err != nil {
 		return nil, failure(err)
 	}
-	if errs, _ := l.Count(); format == "text" && len(shown) != len(l) && errs > 0 {
+	if format == "text" && a.files != nil {
+		errs, _ := l.Count()
 		shownErrs, _ := shown.Count()
-		fmt.Fprintf(w, "%d more error(s) in other files of the spec\n", errs-shownErrs)
+		if more := errs - shownErrs; more > 0 {
+			fmt.Fprintf(w, "%d more error(s) in other files of the spec\n", more)
+		}
 	}
 	if l.HasErrors() {
 		return nil, invalid()
