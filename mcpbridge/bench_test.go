@@ -96,6 +96,39 @@ func BenchmarkBridgeCall(b *testing.B) {
 	}
 }
 
+// BenchmarkMCPOnlyCall is one tools/call of a plain MCP SDK server over
+// the same OS pipes, answering the same result without CETP: the share of
+// BenchmarkBridgeCall that is the MCP hop itself.
+func BenchmarkMCPOnlyCall(b *testing.B) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "plain", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "get_quote", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{StructuredContent: json.RawMessage(`{"price":3.5}`),
+				Content: []mcp.Content{&mcp.TextContent{Text: `{"price":3.5}`}}}, nil
+		})
+	toServer, fromClient := pipe(b)
+	toClient, fromServer := pipe(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ss, err := server.Connect(ctx, &mcp.IOTransport{Reader: toServer, Writer: fromServer}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v1"}, nil).
+		Connect(ctx, &mcp.IOTransport{Reader: toClient, Writer: fromClient}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	params := &mcp.CallToolParams{Name: "get_quote", Arguments: json.RawMessage(`{}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+			b.Fatalf("tools/call: %v %+v", err, res)
+		}
+	}
+}
+
 // pipe returns the read and write ends of a new OS pipe.
 func pipe(b *testing.B) (*os.File, *os.File) {
 	b.Helper()

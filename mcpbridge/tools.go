@@ -56,11 +56,13 @@ func (b *Bridge) publish(list *consumer.ToolList) error {
 	var names []string
 	for _, t := range list.Tools {
 		mt, err := b.mcpTool(t, list.Revision)
+		if err == nil {
+			err = addTool(b.server, mt, b.handler(t.Name))
+		}
 		if err != nil {
 			b.opt.Logger.Warn("tool left out", "tool", t.Name, "reason", err.Error())
 			continue
 		}
-		b.server.AddTool(mt, b.handler(t.Name))
 		names = append(names, t.Name)
 	}
 	var gone []string
@@ -76,6 +78,20 @@ func (b *Bridge) publish(list *consumer.ToolList) error {
 		b.opt.Logger.Info("tool list changed", "revision", list.Revision, "tools", len(names))
 	}
 	b.revision, b.listed, b.names = list.Revision, true, names
+	return nil
+}
+
+// addTool adds t to server. The SDK panics on a tool it cannot serve (an
+// input schema it refuses, such as a malformed x-mcp-header); a
+// Provider's schema is untrusted, so that tool is refused instead of
+// ending the bridge.
+func addTool(server *mcp.Server, t *mcp.Tool, h mcp.ToolHandler) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the MCP SDK refuses it: %v", r)
+		}
+	}()
+	server.AddTool(t, h)
 	return nil
 }
 
