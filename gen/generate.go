@@ -21,6 +21,11 @@ type RunOptions struct {
 	Out string
 	// Check writes nothing and reports what is stale instead.
 	Check bool
+	// Checked, when set, is called once the specs are checked and
+	// resolved, with their Providers and every diagnostic (errors
+	// included), before anything renders; an error it returns ends the
+	// run. The CLI prints the diagnostics here.
+	Checked func(providers []*ir.Provider, l diag.List) error
 }
 
 // RunResult is what Run did.
@@ -28,6 +33,8 @@ type RunResult struct {
 	// Diags are every diagnostic of the specs; with an error among them
 	// nothing was rendered or written.
 	Diags diag.List
+	// Providers are the checked Providers (none when Diags has errors).
+	Providers []*ir.Provider
 	// Written are the paths (under Out) written or deleted.
 	Written []string
 	// Stale is the unified diff of a stale output root (Check only; ""
@@ -41,7 +48,8 @@ type RunResult struct {
 // (Plan), and the files are written, all or none (write.Apply), or
 // compared with what is there (write.Check). A user error in a spec stops
 // before rendering and is returned in Diags; a failure of the tool is the
-// error.
+// error, as is an error of opt.Checked, which sees the checked specs
+// between the IR and the emitters.
 func Run(open Source, dirs []string, opt RunOptions) (RunResult, error) {
 	var r RunResult
 	if err := CheckTargets(opt.Targets); err != nil {
@@ -49,9 +57,18 @@ func Run(open Source, dirs []string, opt RunOptions) (RunResult, error) {
 	}
 	providers, l, err := Check(open, dirs)
 	r.Diags = l
-	if err != nil || l.HasErrors() {
+	if err != nil {
 		return r, err
 	}
+	if opt.Checked != nil {
+		if err := opt.Checked(providers, l); err != nil {
+			return r, err
+		}
+	}
+	if l.HasErrors() {
+		return r, nil
+	}
+	r.Providers = providers
 	plan, err := Plan(providers, opt.Targets, opt.Out)
 	if err != nil {
 		return r, err

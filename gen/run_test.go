@@ -1,6 +1,7 @@
 package gen_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/cetpgen/cetpgen/gen"
+	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
 // TestRunPipeline proves Run orders the stages: an unknown target fails
@@ -63,5 +66,32 @@ func TestTargetList(t *testing.T) {
 		if !names[n] {
 			t.Errorf("target %s missing", n)
 		}
+	}
+}
+
+// TestRunCheckedHook proves Run hands the checked specs to the Checked
+// hook before anything renders, errors included, and that the hook's
+// error ends the run with nothing written.
+func TestRunCheckedHook(t *testing.T) {
+	out := t.TempDir()
+	var seen int
+	stop := errors.New("stop")
+	_, err := gen.Run(gen.OSSource, []string{"../specs/alerts"}, gen.RunOptions{Targets: []string{"go"}, Out: out,
+		Checked: func(ps []*ir.Provider, l diag.List) error { seen = len(ps); return stop }})
+	if !errors.Is(err, stop) || seen != 1 {
+		t.Fatalf("hook error %v, hook saw %d providers", err, seen)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Fatalf("a stopped run wrote %d entries", len(entries))
+	}
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "provider.yaml"), []byte("cetpgen: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errs bool
+	r, err := gen.Run(gen.OSSource, []string{bad}, gen.RunOptions{Targets: []string{"go"}, Out: out,
+		Checked: func(_ []*ir.Provider, l diag.List) error { errs = l.HasErrors(); return nil }})
+	if err != nil || !errs || len(r.Providers) != 0 || len(r.Written) != 0 {
+		t.Fatalf("invalid spec: %v, hook saw errors %v, %d providers, wrote %v", err, errs, len(r.Providers), r.Written)
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	"github.com/cetpgen/cetpgen/gen"
-	"github.com/cetpgen/cetpgen/gen/write"
+	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/spf13/cobra"
 )
 
@@ -56,28 +57,31 @@ func runGenerate(cmd *cobra.Command, args []string, o generateOptions) error {
 	if err := gen.CheckTargets(o.targets); err != nil {
 		return failure(err)
 	}
-	c, err := checkSpecs(cmd, args, o.format, o.warnings)
-	if err != nil {
-		return err
-	}
-	collectBetweenStages()
-	plan, err := gen.Plan(c.providers, o.targets, o.out)
+	a, err := resolveSpecArgs(args)
 	if err != nil {
 		return failure(err)
 	}
+	r, err := gen.Run(gen.OSSource, a.dirs, gen.RunOptions{Targets: o.targets, Out: o.out, Check: o.check,
+		Checked: func(_ []*ir.Provider, l diag.List) error {
+			if err := a.report(cmd, l, o.format, o.warnings); err != nil {
+				return err
+			}
+			collectBetweenStages()
+			return nil
+		}})
+	if err != nil {
+		return asExitError(err)
+	}
+	c := &checked{providers: r.Providers, diags: r.Diags}
 	if o.check {
-		if err := checkPlan(cmd, plan, o.format); err != nil {
+		if err := reportStale(cmd, o.out, r.Stale, o.format); err != nil {
 			return err
 		}
 		o.summary(cmd, c, "; "+o.out+" is up to date")
 		return nil
 	}
-	changed, err := write.Apply(plan)
-	if err != nil {
-		return failure(err)
-	}
 	if o.verbose {
-		for _, p := range changed {
+		for _, p := range r.Written {
 			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s/%s\n", o.out, p)
 		}
 	}
@@ -92,15 +96,10 @@ func (o generateOptions) summary(cmd *cobra.Command, c *checked, outcome string)
 	}
 }
 
-// checkPlan reports whether the output on disk is what plan would write.
-// The report of a stale output is the command's output (stdout) in text
-// format; with a machine format stdout holds only the diagnostics, so the
-// report goes to stderr.
-func checkPlan(cmd *cobra.Command, plan write.Plan, format string) error {
-	d, err := write.Check(plan)
-	if err != nil {
-		return failure(err)
-	}
+// reportStale reports a stale output root: the diff d ("" when fresh) is
+// the command's output (stdout) in text format; with a machine format
+// stdout holds only the diagnostics, so the report goes to stderr.
+func reportStale(cmd *cobra.Command, root, d, format string) error {
 	if d == "" {
 		return nil
 	}
@@ -109,6 +108,6 @@ func checkPlan(cmd *cobra.Command, plan write.Plan, format string) error {
 		w = cmd.ErrOrStderr()
 	}
 	fmt.Fprint(w, d)
-	fmt.Fprintf(cmd.ErrOrStderr(), "cetpgen: %s is stale; run cetpgen generate\n", plan.Root)
+	fmt.Fprintf(cmd.ErrOrStderr(), "cetpgen: %s is stale; run cetpgen generate\n", root)
 	return invalid()
 }

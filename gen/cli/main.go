@@ -101,3 +101,13 @@ func invalid() error { return &exitError{code: ExitInvalid} }
 
 // failure is the error of a usage or I/O problem.
 func failure(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+// asExitError keeps an exit error as it is and makes any other error a
+// failure.
+func asExitError(err error) error {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return failure(err)
+}

@@ -75,10 +75,19 @@ func checkSpecs(cmd *cobra.Command, args []string, format, warnings string) (*ch
 	if err != nil {
 		return nil, failure(err)
 	}
+	if err := a.report(cmd, l, format, warnings); err != nil {
+		return nil, err
+	}
+	return &checked{providers: providers, diags: l}, nil
+}
+
+// report prints the diagnostics of the named files (see checkSpecs) and
+// returns an exit error when the specs are invalid.
+func (a specArgs) report(cmd *cobra.Command, l diag.List, format, warnings string) error {
 	w := diagnosticsStream(cmd, format)
 	shown := a.only(l)
 	if err := printGrouped(w, shown, format, warnings); err != nil {
-		return nil, failure(err)
+		return failure(err)
 	}
 	if format == "text" && a.files != nil {
 		errs, _ := l.Count()
@@ -88,9 +97,9 @@ func checkSpecs(cmd *cobra.Command, args []string, format, warnings string) (*ch
 		}
 	}
 	if l.HasErrors() {
-		return nil, invalid()
+		return invalid()
 	}
-	return &checked{providers: providers, diags: l}, nil
+	return nil
 }
 
 // diagnosticsStream is where diagnostics in format go: machine formats
