@@ -74,6 +74,10 @@ type Options struct {
 type Client struct {
 	t   Transport
 	opt Options
+	// engineChecked is true when t hands over the results of a Provider
+	// engine in this process (InProcess), which validated each one against
+	// the very output schema it lists.
+	engineChecked bool
 
 	mu      sync.Mutex
 	session *Session
@@ -106,7 +110,8 @@ func New(t Transport, opt Options) *Client {
 	if opt.MaxRetryWait <= 0 {
 		opt.MaxRetryWait = DefaultMaxRetryWait
 	}
-	return &Client{t: t, opt: opt}
+	_, inProcess := t.(InProcess)
+	return &Client{t: t, opt: opt, engineChecked: inProcess}
 }
 
 // Session returns the current session, or nil before Negotiate.
@@ -133,18 +138,19 @@ func (c *Client) dropSession(s *Session) {
 	}
 }
 
-// envelope returns the common v2 request fields of §4.1.
-func (c *Client) envelope(ctx context.Context, s *Session, requestID string) protocol.Bundle {
+// envelope returns the common v2 request fields of §4.1, in a Bundle with
+// room for extra more.
+func (c *Client) envelope(ctx context.Context, s *Session, requestID string, extra int) protocol.Bundle {
 	deadline := c.opt.Now().Add(c.opt.Timeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	return protocol.Bundle{
-		protocol.KeyProtocolVersion: protocol.Int(protocol.Version2),
-		protocol.KeySessionToken:    protocol.String(s.Token),
-		protocol.KeyRequestID:       protocol.String(requestID),
-		protocol.KeyDeadlineAtMs:    protocol.Long(deadline.UnixMilli()),
-	}
+	b := make(protocol.Bundle, 4+extra)
+	b[protocol.KeyProtocolVersion] = protocol.Int(protocol.Version2)
+	b[protocol.KeySessionToken] = protocol.String(s.Token)
+	b[protocol.KeyRequestID] = protocol.String(requestID)
+	b[protocol.KeyDeadlineAtMs] = protocol.Long(deadline.UnixMilli())
+	return b
 }
 
 // reply is the data of a success envelope and the result file that came
@@ -182,6 +188,9 @@ func (c *Client) callFile(ctx context.Context, method, requestID string, extra p
 			return reply{}, stamp(err, method, requestID)
 		}
 		r, err := c.send(ctx, s, method, requestID, extra)
+		if err == nil {
+			return r, nil
+		}
 		var e *Error
 		if !errors.As(err, &e) || e.Code != protocol.CodeNegotiationRequired || !e.Retryable || attempt > 0 {
 			return r, err
@@ -193,7 +202,7 @@ func (c *Client) callFile(ctx context.Context, method, requestID string, extra p
 // send makes one request and checks the response envelope. It keeps the
 // result_fd of a success and closes every other descriptor.
 func (c *Client) send(ctx context.Context, s *Session, method, requestID string, extra protocol.Bundle) (reply, error) {
-	req := c.envelope(ctx, s, requestID)
+	req := c.envelope(ctx, s, requestID, len(extra))
 	for k, v := range extra {
 		req[k] = v
 	}
@@ -295,6 +304,12 @@ func NewRequestID() string {
 	}
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	var out [36]byte
+	hex.Encode(out[0:8], b[0:4])
+	hex.Encode(out[9:13], b[4:6])
+	hex.Encode(out[14:18], b[6:8])
+	hex.Encode(out[19:23], b[8:10])
+	hex.Encode(out[24:36], b[10:16])
+	out[8], out[13], out[18], out[23] = '-', '-', '-', '-'
+	return string(out[:])
 }

@@ -30,6 +30,12 @@ type resultData struct {
 // against the tool's output schema. The reply's file is always closed.
 func (c *Client) result(ctx context.Context, tool string, r reply) (json.RawMessage, error) {
 	defer r.close()
+	if v, ok := inlineValue(r.data); ok {
+		if err := c.checkOutput(ctx, tool, v); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
 	var d resultData
 	if err := json.Unmarshal(r.data, &d); err != nil {
 		return nil, badResult("data: " + err.Error())
@@ -50,6 +56,25 @@ func (c *Client) result(ctx context.Context, tool string, r reply) (json.RawMess
 		return nil, err
 	}
 	return v, nil
+}
+
+// inlinePrefix and inlineSuffix enclose the value of an inline data
+// object as a Provider writes it.
+const (
+	inlinePrefix = `{"kind":"inline","value":`
+	inlineSuffix = `}`
+)
+
+// inlineValue returns V when data is exactly {"kind":"inline","value":V},
+// the form a Provider writes, so that the value needs no decoding of its
+// envelope; checkOutput then decodes V, which refuses anything but one
+// JSON value. Any other form of data takes the general decoding.
+func inlineValue(data []byte) (json.RawMessage, bool) {
+	if len(data) <= len(inlinePrefix)+len(inlineSuffix) || string(data[:len(inlinePrefix)]) != inlinePrefix ||
+		string(data[len(data)-len(inlineSuffix):]) != inlineSuffix {
+		return nil, false
+	}
+	return data[len(inlinePrefix) : len(data)-len(inlineSuffix)], true
 }
 
 func badResult(reason string) error {
@@ -94,7 +119,7 @@ func (c *Client) readFile(d resultData, f *os.File) (json.RawMessage, error) {
 // per session, when the cached one was listed on another session or none
 // is cached; a tool that is not listed (or was rejected, see caps.go), or
 // whose output schema does not compile, has no result this client
-// accepts.
+// accepts. Over InProcess the schema check itself is the engine's.
 func (c *Client) checkOutput(ctx context.Context, tool string, v json.RawMessage) error {
 	if !c.cache.fresh(c.Session()) {
 		if _, err := c.ListTools(ctx); err != nil {
@@ -104,6 +129,9 @@ func (c *Client) checkOutput(ctx context.Context, tool string, v json.RawMessage
 	sch, ok := c.cache.output(tool)
 	if !ok {
 		return badResult("cannot verify the result: the tool is not listed, was rejected, or its output schema does not compile")
+	}
+	if c.engineChecked {
+		return nil // the engine's own output check, against the same schema
 	}
 	doc, err := localschema.Decode(v)
 	if err != nil {

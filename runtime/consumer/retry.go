@@ -48,13 +48,14 @@ func (c *Client) retrying(ctx context.Context, send func() (reply, error)) (repl
 // retryable reports whether err may be retried automatically, and after
 // how long.
 func (c *Client) retryable(ctx context.Context, err error, backoff time.Duration) (time.Duration, bool) {
+	if err == nil {
+		return 0, false
+	}
 	var (
 		e  *Error
 		te *TransportError
 	)
 	switch {
-	case err == nil:
-		return 0, false
 	case errors.As(err, &e) && e.Retryable:
 		wait := max(e.RetryAfter, backoff)
 		return wait, c.canWait(ctx, wait)
@@ -89,6 +90,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 // needsResolution reports whether err asks the user to act through a
 // Provider resolution (§4.3) that this client can resume.
 func needsResolution(err error) (*Error, bool) {
+	if err == nil {
+		return nil, false
+	}
 	var e *Error
 	if !errors.As(err, &e) || e.Resolution == nil || e.ResumeToken == "" {
 		return nil, false

@@ -91,6 +91,9 @@ func (c *Client) ExecuteToolID(ctx context.Context, requestID, tool string, args
 // synchronous answer, or the operation of an accepted one.
 func (c *Client) StartTool(ctx context.Context, requestID, tool string, args json.RawMessage) (json.RawMessage, *Operation, error) {
 	v, err := c.executeResolving(ctx, requestID, tool, args)
+	if err == nil {
+		return v, nil, nil
+	}
 	var a *AcceptedError
 	if errors.As(err, &a) {
 		return nil, &Operation{ID: a.OperationID, RequestID: requestID, Tool: tool, PollAfter: a.PollAfter}, nil

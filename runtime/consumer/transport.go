@@ -16,7 +16,10 @@ type Transport interface {
 
 // InProcess is a Transport that calls a Provider in the same process as
 // the fixed Caller, the identity a real binding would take from the
-// kernel.
+// kernel. A Client over InProcess does not validate a result against the
+// tool's output schema a second time: the engine validated it against
+// the same schema before answering. Every other check of a result (the
+// tool listed and accepted, the envelope, the data object) still runs.
 type InProcess struct {
 	Provider *provider.Provider
 	Caller   provider.Caller

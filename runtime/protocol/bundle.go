@@ -218,6 +218,9 @@ func (b Bundle) Resolution(key string) (v *Resolution, ok bool, err error) {
 // order) whose value has another Bundle type than KeyKinds gives. Unknown
 // keys are ignored, as §3.2 asks of unknown fields.
 func (b Bundle) CheckKnownTypes() error {
+	if b.knownTypesOK() {
+		return nil
+	}
 	keys := make([]string, 0, len(b))
 	for k := range b {
 		if _, known := KeyKinds[k]; known {
@@ -235,6 +238,24 @@ func (b Bundle) CheckKnownTypes() error {
 		}
 	}
 	return nil
+}
+
+// knownTypesOK reports whether every known key of b has its kind, without
+// the sorting that makes CheckKnownTypes report the first bad key.
+func (b Bundle) knownTypesOK() bool {
+	for k, v := range b {
+		want, known := KeyKinds[k]
+		if !known {
+			continue
+		}
+		if v == nil || v.Kind() != want {
+			return false
+		}
+		if r, isRes := v.(*Resolution); isRes && r == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func typeErr(key string, want Kind, got Value) error {

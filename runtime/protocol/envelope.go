@@ -30,6 +30,17 @@ func Success(echo Echo, data []byte) Bundle {
 	return b
 }
 
+// InlineSuccess returns Success(echo, InlineData(value)), the envelope of
+// a synchronous result sent inline, with its data text built in one
+// allocation.
+func InlineSuccess(echo Echo, value json.RawMessage) Bundle {
+	b := make(Bundle, 4)
+	b[KeyStatus] = String(StatusSuccess)
+	b[KeyData] = String(`{"kind":"inline","value":` + string(value) + `}`)
+	echo.put(b)
+	return b
+}
+
 // InlineData returns the data object {"kind":"inline","value":value} of a
 // synchronous tool result (§4.2). value must be valid JSON.
 func InlineData(value json.RawMessage) []byte {

@@ -28,10 +28,10 @@ func (p *Provider) runAsync(ctx context.Context, x *execution) protocol.Bundle {
 	if resp != nil {
 		return resp
 	}
-	defer p.keys.Unlock(x.key)
+	defer p.keys.Unlock(x.storeKey())
 	// A retry of a running operation is answered from a plain read: Accept
 	// may wait for the lock that the operation's transaction holds.
-	if rec, err := p.opt.Store.Lookup(ctx, x.key, p.opt.Now()); err == nil {
+	if rec, err := p.opt.Store.Lookup(ctx, x.storeKey(), p.opt.Now()); err == nil {
 		return p.replay(x, rec)
 	}
 	id, err := newOperationID()

@@ -51,11 +51,11 @@ func (p *Provider) resume(ctx context.Context, x *execution) (*store.TokenUse, *
 // ConfirmPolicy decides.
 // The policy hook runs once per call.
 func (p *Provider) needsConfirmation(ctx context.Context, x *execution) bool {
-	if x.confirm == nil {
-		need := x.t.Annotations.Confirmation == ConfirmAlways || p.opt.ConfirmPolicy(ctx, x.req.caller, x.t.info, x.args)
-		x.confirm = &need
+	if !x.decided {
+		x.confirm = x.t.Annotations.Confirmation == ConfirmAlways || p.opt.ConfirmPolicy(ctx, x.req.caller, x.t.info, x.args)
+		x.decided = true
 	}
-	return *x.confirm
+	return x.confirm
 }
 
 // decided answers a confirmation token according to the user's decision.
@@ -84,7 +84,7 @@ func (p *Provider) loadToken(ctx context.Context, x *execution) (store.Token, *p
 		return t, protocol.NewError(protocol.CodeInvalidRequest, "unknown resume_token")
 	case err != nil:
 		return t, storeError(err)
-	case t.Key != x.key || t.Binding != x.binding:
+	case t.Key != x.storeKey() || t.Binding != x.argsBinding():
 		return t, protocol.NewError(protocol.CodeInvalidRequest, "resume_token belongs to another call")
 	case t.Used:
 		return t, protocol.NewError(protocol.CodeInvalidRequest, "resume_token was already used")
@@ -130,7 +130,7 @@ func (p *Provider) issueToken(ctx context.Context, kind store.TokenKind, key sto
 // requestConfirmation issues a confirmation token and answers
 // USER_ACTION_REQUIRED with its resolution (§4.3). Nothing else happens.
 func (p *Provider) requestConfirmation(ctx context.Context, x *execution) *protocol.Error {
-	text, id, err := p.issueToken(ctx, store.TokenConfirm, x.key, x.binding, x.args, store.DecisionPending)
+	text, id, err := p.issueToken(ctx, store.TokenConfirm, x.storeKey(), x.argsBinding(), x.args, store.DecisionPending)
 	if err != nil {
 		return p.tokenFailure(err)
 	}
@@ -147,7 +147,7 @@ func (p *Provider) authRequired(ctx context.Context, x *execution, res *protocol
 	if x.req.echo.Version == 0 {
 		return e
 	}
-	text, _, err := p.issueToken(ctx, store.TokenAuth, x.key, x.binding, x.args, store.DecisionApproved)
+	text, _, err := p.issueToken(ctx, store.TokenAuth, x.storeKey(), x.argsBinding(), x.args, store.DecisionApproved)
 	if err != nil {
 		return p.tokenFailure(err)
 	}

@@ -22,14 +22,41 @@ const maxAuditToolName = 64
 // execution carries one execute_tool call through the steps of DESIGN.md
 // §5.
 type execution struct {
-	req     *request
-	t       *tool
-	args    []byte
-	token   string // the resume_token, if any
-	confirm *bool  // whether the call needs confirmation, once decided
-	key     store.Key
-	binding store.Binding
-	ev      *AuditEvent
+	req   *request
+	t     *tool
+	args  []byte
+	token string // the resume_token, if any
+	// confirm is whether the call needs confirmation, once decided.
+	confirm, decided bool
+	ev               *AuditEvent
+	// provider is the Provider's ID. key and binding, computed by storeKey
+	// and argsBinding when a step needs them (a read tool without a resume
+	// token never does), are set when keyed and bound.
+	provider     string
+	keyed, bound bool
+	key          store.Key
+	binding      store.Binding
+}
+
+// storeKey returns the deduplication key of the call: the caller's key,
+// the Provider and the request ID.
+func (x *execution) storeKey() store.Key {
+	if !x.keyed {
+		callerKey := x.ev.CallerKey
+		if callerKey == "" {
+			callerKey = x.req.caller.Key()
+		}
+		x.key, x.keyed = store.Key{Caller: callerKey, Provider: x.provider, RequestID: x.req.requestID}, true
+	}
+	return x.key
+}
+
+// argsBinding returns the tool name and args digest the call is bound to.
+func (x *execution) argsBinding() store.Binding {
+	if !x.bound {
+		x.binding, x.bound = store.NewBinding(x.t.Name, x.args), true
+	}
+	return x.binding
 }
 
 // handlerFailure is the outcome of a handler run that did not succeed.
@@ -40,7 +67,13 @@ type handlerFailure struct {
 	storable bool
 }
 
+// executeTool runs execute_tool and reports its audit event. Without an
+// AuditSink no event is assembled: the caller's key is then computed only
+// when a step needs the deduplication key.
 func (p *Provider) executeTool(ctx context.Context, req *request) protocol.Bundle {
+	if !p.audited {
+		return p.execute(ctx, req, &AuditEvent{})
+	}
 	ev := AuditEvent{Time: p.opt.Now(), CallerUID: req.caller.UID, CallerKey: req.caller.Key(),
 		Version: protocol.Version2, RequestID: req.requestID}
 	b := p.execute(ctx, req, &ev)
@@ -66,10 +99,11 @@ func (p *Provider) execute(ctx context.Context, req *request, ev *AuditEvent) pr
 	if t == nil || !p.opt.Visibility(ctx, req.caller, t.info) {
 		return fail(protocol.NewError(protocol.CodeToolNotFound, "no such tool"))
 	}
-	if e := p.checkArgs(t, []byte(args)); e != nil {
+	argBytes := []byte(args)
+	if e := p.checkArgs(t, argBytes); e != nil {
 		return fail(e)
 	}
-	x := p.newExecution(req, t, args, ev)
+	x := p.newExecution(req, t, argBytes, ev)
 	if e := p.authorize(ctx, x); e != nil {
 		return fail(e)
 	}
@@ -88,10 +122,8 @@ func (p *Provider) execute(ctx context.Context, req *request, ev *AuditEvent) pr
 	return p.runWrite(ctx, x)
 }
 
-func (p *Provider) newExecution(req *request, t *tool, args string, ev *AuditEvent) *execution {
-	return &execution{req: req, t: t, args: []byte(args), ev: ev,
-		key:     store.Key{Caller: ev.CallerKey, Provider: p.desc.ID, RequestID: req.requestID},
-		binding: store.NewBinding(t.Name, []byte(args))}
+func (p *Provider) newExecution(req *request, t *tool, args []byte, ev *AuditEvent) *execution {
+	return &execution{req: req, t: t, args: args, ev: ev, provider: p.desc.ID}
 }
 
 // checkArgs is step 3: size, JSON object, input schema.
@@ -164,7 +196,14 @@ func (p *Provider) runRead(ctx context.Context, x *execution) protocol.Bundle {
 	if x.req.passed(p.opt.Now()) {
 		return protocol.ErrorBundle(x.req.echo, deadlinePassed())
 	}
-	out, f := p.runHandler(ctx, x, nil)
+	value, allowFile, f := p.runValue(ctx, x, nil)
+	if f == nil && p.fitsInline(value) {
+		return protocol.InlineSuccess(x.req.echo, value)
+	}
+	var out store.Outcome
+	if f == nil {
+		out, f = p.outcome(value, allowFile)
+	}
 	if f != nil {
 		return protocol.ErrorBundle(x.req.echo, f.err)
 	}
@@ -180,7 +219,7 @@ func (p *Provider) runWrite(ctx context.Context, x *execution) protocol.Bundle {
 	if resp != nil {
 		return resp
 	}
-	defer p.keys.Unlock(x.key)
+	defer p.keys.Unlock(x.storeKey())
 	var failure *handlerFailure
 	rec, ran, err := p.opt.Store.Execute(ctx, p.attempt(x, use), func(ctx context.Context, tx store.Tx) (store.Outcome, error) {
 		if x.req.passed(p.opt.Now()) {
@@ -218,7 +257,7 @@ func (p *Provider) begin(ctx context.Context, x *execution) (*store.TokenUse, pr
 		return nil, protocol.ErrorBundle(x.req.echo, err)
 	}
 	if e := p.expiredCall(ctx, x); e != nil {
-		p.keys.Unlock(x.key)
+		p.keys.Unlock(x.storeKey())
 		return nil, protocol.ErrorBundle(x.req.echo, e)
 	}
 	use, resp := p.confirmStep(ctx, x)
@@ -226,7 +265,7 @@ func (p *Provider) begin(ctx context.Context, x *execution) (*store.TokenUse, pr
 		resp = protocol.ErrorBundle(x.req.echo, deadlinePassed())
 	}
 	if resp != nil {
-		p.keys.Unlock(x.key)
+		p.keys.Unlock(x.storeKey())
 	}
 	return use, resp
 }
@@ -241,7 +280,7 @@ func (p *Provider) confirmStep(ctx context.Context, x *execution) (*store.TokenU
 		x.ev.Confirmation = "not_required"
 		return nil, nil
 	}
-	rec, err := p.opt.Store.Lookup(ctx, x.key, p.opt.Now())
+	rec, err := p.opt.Store.Lookup(ctx, x.storeKey(), p.opt.Now())
 	switch {
 	case err == nil:
 		return nil, p.replay(x, rec)
@@ -265,7 +304,7 @@ func (p *Provider) confirmStep(ctx context.Context, x *execution) (*store.TokenU
 func (p *Provider) waitTurn(ctx context.Context, x *execution) *protocol.Error {
 	wctx, cancel := context.WithTimeout(ctx, x.req.deadline.Sub(p.opt.Now()))
 	defer cancel()
-	if err := p.keys.Lock(wctx, x.key); err != nil {
+	if err := p.keys.Lock(wctx, x.storeKey()); err != nil {
 		if ctx.Err() != nil {
 			return protocol.NewError(protocol.CodeUnavailable, "request abandoned while waiting")
 		}
@@ -276,7 +315,7 @@ func (p *Provider) waitTurn(ctx context.Context, x *execution) *protocol.Error {
 
 func (p *Provider) attempt(x *execution, use *store.TokenUse) store.Attempt {
 	now := p.opt.Now()
-	return store.Attempt{Key: x.key, Binding: x.binding, Now: now, Token: use,
+	return store.Attempt{Key: x.storeKey(), Binding: x.argsBinding(), Now: now, Token: use,
 		ExpiresAt: now.Add(time.Duration(p.limits.IdempotencyWindowSeconds) * time.Second)}
 }
 
@@ -313,7 +352,7 @@ func (p *Provider) attemptError(x *execution, err error) protocol.Bundle {
 // replay answers with a stored terminal record, after checking that it was
 // made for the same tool and argument bytes.
 func (p *Provider) replay(x *execution, rec store.Record) protocol.Bundle {
-	if rec.Binding != x.binding {
+	if rec.Binding != x.argsBinding() {
 		return protocol.ErrorBundle(x.req.echo, bindingMismatch())
 	}
 	x.ev.Deduplicated = true
@@ -344,6 +383,16 @@ func userCancelled() *protocol.Error {
 // result (step 8): inline, as a file when the session negotiated
 // large_results, or RESULT_TOO_LARGE.
 func (p *Provider) runHandler(ctx context.Context, x *execution, tx store.Tx) (store.Outcome, *handlerFailure) {
+	value, allowFile, f := p.runValue(ctx, x, tx)
+	if f != nil {
+		return store.Outcome{}, f
+	}
+	return p.outcome(value, allowFile)
+}
+
+// runValue runs the handler of a synchronous call and returns its checked,
+// compact result value, and whether the session may receive it as a file.
+func (p *Provider) runValue(ctx context.Context, x *execution, tx store.Tx) (json.RawMessage, bool, *handlerFailure) {
 	call := &Call{Caller: x.req.caller, RequestID: x.req.requestID, Tool: x.t.info,
 		Deadline: x.req.deadline, Version: protocol.Version2, Tx: tx}
 	if x.req.echo.Version == 0 {
@@ -356,27 +405,32 @@ func (p *Provider) runHandler(ctx context.Context, x *execution, tx store.Tx) (s
 		defer cancel()
 	}
 	value, f := p.handle(ctx, x.t, call, x.args, p.resultLimit(allowFile))
-	if f != nil {
-		return store.Outcome{}, f
-	}
-	return p.outcome(value, allowFile)
+	return value, allowFile, f
 }
 
 // checkOutput validates a handler's result and returns it compacted.
 func (p *Provider) checkOutput(t *tool, out json.RawMessage) (json.RawMessage, *handlerFailure) {
-	invalid := &handlerFailure{storable: true, err: protocol.NewError(protocol.CodeInternalError, "Provider produced an invalid result")}
 	v, err := decodeJSON(out)
-	if err != nil {
-		return nil, invalid
+	if err == nil {
+		err = t.out.Validate(v)
 	}
-	if err := t.out.Validate(v); err != nil {
-		return nil, invalid
+	if err != nil {
+		return nil, &handlerFailure{storable: true, err: protocol.NewError(protocol.CodeInternalError, "Provider produced an invalid result")}
+	}
+	return compactJSON(out), nil
+}
+
+// compactJSON returns the valid JSON text raw without insignificant
+// white space: raw itself when it holds no white-space byte at all, as a
+// handler that encodes with encoding/json returns it.
+func compactJSON(raw []byte) []byte {
+	if !bytes.ContainsAny(raw, " \t\r\n") {
+		return raw
 	}
 	var b bytes.Buffer
-	if err := json.Compact(&b, out); err != nil {
-		return nil, invalid
-	}
-	return b.Bytes(), nil
+	b.Grow(len(raw))
+	json.Compact(&b, raw) // raw was decoded: it is valid
+	return b.Bytes()
 }
 
 // safeCall runs h, turning a panic into an error.

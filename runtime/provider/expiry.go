@@ -27,24 +27,24 @@ const DefaultTombstoneTTL = 30 * 24 * time.Hour
 // content) when the request ID of x was used and its window has passed,
 // or nil when the call may go on.
 func (p *Provider) expiredCall(ctx context.Context, x *execution) *protocol.Error {
-	rec, err := p.opt.Store.Get(ctx, x.key)
+	rec, err := p.opt.Store.Get(ctx, x.storeKey())
 	switch {
 	case err == nil:
 		if !rec.State.Terminal() || p.opt.Now().Before(rec.ExpiresAt) {
 			return nil
 		}
-		return expiredAnswer(rec.Binding, x.binding)
+		return expiredAnswer(rec.Binding, x.argsBinding())
 	case !errors.Is(err, store.ErrNotFound):
 		return storeError(err)
 	}
-	t, found, err := p.tombstone(ctx, x.key)
+	t, found, err := p.tombstone(ctx, x.storeKey())
 	switch {
 	case err != nil:
 		return storeError(err)
 	case !found:
 		return nil
 	}
-	return expiredAnswer(t.Binding, x.binding)
+	return expiredAnswer(t.Binding, x.argsBinding())
 }
 
 // expiredAnswer is RESULT_EXPIRED for the same content, INVALID_REQUEST

@@ -98,6 +98,7 @@ type Provider struct {
 	tools    map[string]*tool
 	order    []*tool
 	opt      Options
+	audited  bool // Options.Audit was set
 	info     []byte
 	infoV1   []byte
 	sessions sessions
@@ -138,7 +139,7 @@ var (
 // the operations an earlier process left unfinished; call Close to stop
 // the background operations.
 func New(desc Descriptor, tools []Tool, opt Options) (*Provider, error) {
-	p := &Provider{desc: desc, tools: map[string]*tool{}, opt: withDefaults(opt)}
+	p := &Provider{desc: desc, tools: map[string]*tool{}, opt: withDefaults(opt), audited: opt.Audit != nil}
 	var err error
 	if p.limits, err = checkLimits(desc.Limits); err != nil {
 		return nil, err

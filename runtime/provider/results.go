@@ -44,13 +44,19 @@ func (p *Provider) handle(ctx context.Context, t *tool, call *Call, args []byte,
 // max_inline_result_bytes, otherwise as a file when allowFile, otherwise
 // RESULT_TOO_LARGE.
 func (p *Provider) outcome(value json.RawMessage, allowFile bool) (store.Outcome, *handlerFailure) {
-	if len(value)+len(`{"kind":"inline","value":}`) <= p.limits.MaxInlineResultBytes {
+	if p.fitsInline(value) {
 		return store.Outcome{Data: protocol.InlineData(value)}, nil
 	}
 	if !allowFile || len(value) > p.opt.MaxFileResultBytes {
 		return store.Outcome{}, p.tooLarge()
 	}
 	return p.fileOutcome(value)
+}
+
+// fitsInline reports whether the data object of value fits
+// max_inline_result_bytes.
+func (p *Provider) fitsInline(value json.RawMessage) bool {
+	return len(value)+len(`{"kind":"inline","value":}`) <= p.limits.MaxInlineResultBytes
 }
 
 // resultLimit is the longest handler result a call may produce.

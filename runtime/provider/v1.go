@@ -61,10 +61,11 @@ func (p *Provider) executeV1(ctx context.Context, caller Caller, extras protocol
 	if !ok {
 		args = "{}"
 	}
-	if e := p.checkArgs(t, []byte(args)); e != nil {
+	argBytes := []byte(args)
+	if e := p.checkArgs(t, argBytes); e != nil {
 		return protocol.V1Error(e.Code, e.Message)
 	}
-	x := p.newExecution(&request{caller: caller, method: protocol.MethodExecuteTool, extras: extras, requestID: id}, t, args, ev)
+	x := p.newExecution(&request{caller: caller, method: protocol.MethodExecuteTool, extras: extras, requestID: id}, t, argBytes, ev)
 	if e := p.authorize(ctx, x); e != nil {
 		return v1Error(e)
 	}

@@ -243,6 +243,9 @@ func (r *reader) fdKeys(allowed bool) ([]string, error) {
 	if n > MaxFDsPerFrame || n > 0 && !allowed {
 		return nil, frameErr("%d descriptors not allowed here", n)
 	}
+	if n == 0 {
+		return nil, nil
+	}
 	keys := make([]string, n)
 	for i := range keys {
 		k, err := r.str(1, protocol.MaxKeyBytes)
