@@ -14,57 +14,16 @@ import (
 	"github.com/cetpgen/cetpgen/runtime/provider"
 	"github.com/cetpgen/cetpgen/runtime/provider/providertest"
 	"github.com/cetpgen/cetpgen/runtime/store/sqlitestore"
-	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The read tool of both sides: the same input and output schemas and a
-// handler that decodes the symbol and returns a price.
+// The write tool of the durable-write comparison and the table both sides
+// insert into.
 const (
-	quoteIn  = `{"type":"object","properties":{"symbol":{"type":"string","maxLength":12}},"required":["symbol"],"additionalProperties":false}`
-	quoteOut = `{"type":"object","properties":{"price":{"type":"number"}},"required":["price"]}`
 	alertIn  = `{"type":"object","properties":{"symbol":{"type":"string"},"price":{"type":"number","exclusiveMinimum":0}},"required":["symbol","price"],"additionalProperties":false}`
 	alertOut = `{"type":"object","properties":{"alert_id":{"type":"string"}},"required":["alert_id"]}`
 	// alertsDDL is the business table both write benchmarks insert into.
 	alertsDDL = `CREATE TABLE IF NOT EXISTS alerts (id INTEGER PRIMARY KEY, request_id TEXT NOT NULL, symbol TEXT NOT NULL, price REAL NOT NULL)`
 )
-
-type quoteArgs struct {
-	Symbol string `json:"symbol"`
-}
-
-func price(symbol string) float64 { return float64(len(symbol)) + 0.5 }
-
-// quoteTool is the engine's read tool: the quote schemas and a handler
-// that decodes the symbol and returns its price.
-func quoteTool() provider.Tool {
-	return provider.Tool{
-		Name: "get_quote", Title: "报价", Description: "查询报价",
-		InputSchema: json.RawMessage(quoteIn), OutputSchema: json.RawMessage(quoteOut),
-		Annotations: provider.Annotations{Effect: provider.EffectRead, Risk: provider.RiskLow, Idempotent: true,
-			Confirmation: provider.ConfirmNever, Execution: provider.ExecSync},
-		Handler: func(_ context.Context, _ *provider.Call, args json.RawMessage) (json.RawMessage, error) {
-			var in quoteArgs
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, err
-			}
-			return json.Marshal(map[string]float64{"price": price(in.Symbol)})
-		},
-	}
-}
-
-// newMCPQuoteServer returns an MCP server with the same read tool: the
-// same schemas, validated by the SDK's typed AddTool on input and output,
-// and the same handler.
-func newMCPQuoteServer(tb testing.TB) *mcp.Server {
-	server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v1"}, nil)
-	mcp.AddTool(server, &mcp.Tool{Name: "get_quote", Description: "查询报价",
-		InputSchema: schema(tb, quoteIn), OutputSchema: schema(tb, quoteOut)},
-		func(_ context.Context, _ *mcp.CallToolRequest, in quoteArgs) (*mcp.CallToolResult, map[string]float64, error) {
-			return nil, map[string]float64{"price": price(in.Symbol)}, nil
-		})
-	return server
-}
 
 var ctx = context.Background()
 
@@ -84,55 +43,6 @@ func engine(b *testing.B, tools []provider.Tool, opt provider.Options) *provider
 func mustOK(b *testing.B, r protocol.Bundle) {
 	if s, _, _ := r.String(protocol.KeyStatus); s != protocol.StatusSuccess {
 		b.Fatalf("call failed: %v", r)
-	}
-}
-
-// BenchmarkReadEngine is one in-process read-tool call through the CETP
-// engine: envelope and session checks, input schema validation, handler,
-// output schema validation, response envelope.
-func BenchmarkReadEngine(b *testing.B) {
-	c := engine(b, []provider.Tool{quoteTool()}, provider.Options{})
-	id := providertest.NewRequestID()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		mustOK(b, c.Execute(ctx, id, "get_quote", `{"symbol":"AAPL"}`, ""))
-	}
-}
-
-// schema decodes the JSON Schema raw for the MCP SDK.
-func schema(tb testing.TB, raw string) *jsonschema.Schema {
-	tb.Helper()
-	var s jsonschema.Schema
-	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		tb.Fatal(err)
-	}
-	return &s
-}
-
-// BenchmarkReadMCP is one tools/call of the official MCP Go SDK over its
-// in-memory transports, with the same schemas (validated by the SDK's
-// typed AddTool on input and output) and handler.
-func BenchmarkReadMCP(b *testing.B) {
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newMCPQuoteServer(b).Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "v1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
-	args := json.RawMessage(`{"symbol":"AAPL"}`)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_quote", Arguments: args})
-		if err != nil || res.IsError {
-			b.Fatalf("tools/call: %v %v", err, res)
-		}
 	}
 }
 

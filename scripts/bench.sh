@@ -17,13 +17,8 @@ for _ in 1 2 3 4 5; do
   /usr/bin/time -f "%e %U %S" "$tmp/cetpgen" validate "$tmp/synth"
 done
 
-if [ -x bench/run.sh ]; then
-  echo "== runtime: bench/run.sh"
-  bench/run.sh
-fi
-
-echo "== runtime: in process, Unix socket and MCP Go SDK over pipes (bench/socket.sh)"
-bench/socket.sh
+echo "== runtime: CETP against the MCP Go SDK, floors, durable write (bench/run.sh)"
+bench/run.sh
 
 echo "== Go generator against oapi-codegen (bench/oapi/run.sh 1000 5)"
 bench/oapi/run.sh 1000 5
