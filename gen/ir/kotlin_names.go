@@ -13,8 +13,9 @@ type KotlinNames struct {
 	// extends; Service is Targets.KotlinService.
 	Class, Base, Service string
 	// Json holds the shape checks; Optional, Reply and Confirmation are
-	// the support types; Schemas holds one schema holder per tool.
-	Json, Optional, Reply, Confirmation, Schemas string
+	// the support types; Schemas holds one schema holder per tool; Store
+	// is the durable state on the app's SQLiteDatabase.
+	Json, Optional, Reply, Confirmation, Schemas, Store string
 	// QualifiedClass and QualifiedService are Class and Service with the
 	// Kotlin package: the JVM names the Android manifest declares.
 	QualifiedClass, QualifiedService string
@@ -22,7 +23,7 @@ type KotlinNames struct {
 
 // all lists the names, which schema types never take.
 func (k KotlinNames) all() []string {
-	return []string{k.Class, k.Base, k.Service, k.Json, k.Optional, k.Reply, k.Confirmation, k.Schemas}
+	return []string{k.Class, k.Base, k.Service, k.Json, k.Optional, k.Reply, k.Confirmation, k.Schemas, k.Store}
 }
 
 // kotlinNames derives the Provider-level Kotlin names from the targets.
@@ -31,6 +32,7 @@ func kotlinNames(t Targets) KotlinNames {
 	return KotlinNames{
 		Class: c, Base: c + "Base", Service: t.KotlinService, Json: c + "Json",
 		Optional: c + "Optional", Reply: c + "Reply", Confirmation: c + "Confirmation", Schemas: c + "Schemas",
+		Store:          c + "Store",
 		QualifiedClass: t.KotlinPackage + "." + c, QualifiedService: t.KotlinPackage + "." + t.KotlinService,
 	}
 }
@@ -46,7 +48,7 @@ var KotlinReserved = []string{
 	"JsonPrimitive", "JsonNull", "BigDecimal", "BigInteger", "Input", "Output",
 	"Bundle", "PendingIntent", "Service", "Intent", "IBinder",
 	"CetpAccessDecision", "CetpCallerIdentity", "CetpLimits",
-	"CetpMutationExecutor", "CetpProviderDescriptor", "CetpProviderRequest",
+	"CetpMutationExecutor", "CetpProviderDescriptor", "CetpProviderOperation", "CetpProviderRequest",
 	"CetpProviderResult", "CetpProviderTool", "CetpV2ContentProvider",
 	"ConfirmationPolicy", "ExecutionMode", "ProviderScope", "ScopeAccess",
 	"ScopeSensitivity", "ToolAnnotations", "ToolEffect", "ToolRisk",
@@ -60,6 +62,7 @@ var kotlinBaseMembers = []string{
 	"executeTool", "getOperation", "cancelOperation", "onCreate", "call",
 	"query", "getType", "insert", "delete", "update", "getContext",
 	"holdsScope", "onMissingScopes", "confirm", "confirmByPolicy",
+	"durableStore", "confirmationIntent", "confirmWithUser",
 	"equals", "hashCode", "toString",
 }
 

@@ -170,7 +170,7 @@ func TestKotlinOnTheJVM(t *testing.T) {
 		"-Drobolectric.offline=true", "-Drobolectric.dependency.dir="+tc.androidAll,
 		"-Drobolectric.logging.enabled=false",
 		"-cp", classes+string(os.PathListSeparator)+tc.classPath,
-		"org.junit.runner.JUnitCore", "harness.RoundTripTest", "harness.CorpusTest", "harness.AlertsTest", "harness.ProvidersTest")
+		"org.junit.runner.JUnitCore", "harness.RoundTripTest", "harness.CorpusTest", "harness.AlertsTest", "harness.ProvidersTest", "harness.DurableTest")
 	cmd.Dir = work
 	start = time.Now()
 	out, err = cmd.CombinedOutput()

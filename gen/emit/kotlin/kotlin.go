@@ -52,6 +52,7 @@ func (m *model) renders() []render {
 		{template: "types.kt.tmpl", file: c + "Types.kt", view: m.typesView()},
 		{template: "schemas.kt.tmpl", file: m.names.Schemas + ".kt", view: m.schemasView()},
 		{template: "support.kt.tmpl", file: c + "Support.kt", view: m.supportView()},
+		{template: "store.kt.tmpl", file: m.names.Store + ".kt", view: m.storeView()},
 		{template: "service.kt.tmpl", file: m.names.Service + ".kt", view: m.serviceView()},
 		{template: "skeleton.kt.tmpl", file: c + ".kt", view: m.skeletonView(), userOwned: true},
 	}

@@ -69,6 +69,7 @@ func (m *model) skeletonView() baseView {
 // baseView is the view of base.kt.tmpl (and of the skeleton).
 type baseView struct {
 	common
+	durableView
 	Doc          string
 	ProviderID   string
 	ProviderName string
@@ -122,6 +123,7 @@ func (m *model) baseView() baseView {
 		Description: kotlinString(p.Description), Capabilities: capabilities(p),
 		Limits: limits(p.Limits), Writes: m.writes(), HasAlways: m.hasConfirmation(protocol.ConfirmAlways),
 		HasPolicy: m.hasConfirmation(protocol.ConfirmProviderPolicy), DualStack: p.DualStack(),
+		durableView: m.durableView(),
 	}
 	v.Doc = kdoc("", fmt.Sprintf("%s is the generated CETP v2 Provider %s (%s), served at the authority %s.\n\n%s",
 		m.names.Base, p.Name, p.ID, p.Android.Authority, p.Description))

@@ -2,8 +2,7 @@
 
 package com.example.app.cetp
 
-import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
-import dev.clawseed.sdk.android.cetp.CetpMutationExecutor
+import android.app.PendingIntent
 import dev.clawseed.sdk.android.cetp.CetpProviderRequest
 import java.math.BigDecimal
 import kotlinx.serialization.json.JsonElement
@@ -15,14 +14,11 @@ import kotlinx.serialization.json.JsonObject
  * fragment) and replace every TODO.
  */
 class AlertToolProvider : AlertToolProviderBase() {
-    override val mutationExecutor: CetpMutationExecutor
-        get() = TODO("persist the deduplication record, the mutation and its result in one transaction")
+    override val durableStore: AlertToolProviderStore
+        get() = TODO("return one AlertToolProviderStore on the app's SQLiteDatabase, the one the tools write to")
 
-    override fun holdsScope(caller: CetpCallerIdentity, scope: String): Boolean =
-        TODO("look up whether the caller was granted the scope")
-
-    override fun confirm(request: CetpProviderRequest): AlertToolProviderConfirmation =
-        TODO("show the Provider's own confirmation UI and validate the resume token")
+    override fun confirmationIntent(request: CetpProviderRequest, resolutionId: String): PendingIntent =
+        TODO("return an immutable PendingIntent to the app's confirmation Activity, carrying resolutionId")
 
     override fun createAlert(input: CreateAlertInput, request: CetpProviderRequest): AlertToolProviderReply<CreateAlertOutput> =
         TODO("implement the tool create_alert")

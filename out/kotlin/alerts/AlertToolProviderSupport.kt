@@ -179,4 +179,11 @@ sealed class AlertToolProviderConfirmation {
 
     /** Rejected means the user declined; the call fails with USER_CANCELLED. */
     data class Rejected(val message: String = "The user declined the request") : AlertToolProviderConfirmation()
+
+    /**
+     * Invalid means the resume token is unusable for this call (unknown,
+     * used, expired or bound to another call); the call fails with
+     * INVALID_REQUEST.
+     */
+    data class Invalid(val message: String) : AlertToolProviderConfirmation()
 }

@@ -3,6 +3,7 @@
 
 package com.example.fitness.cetp
 
+import android.app.PendingIntent
 import android.os.Bundle
 import android.util.Log
 import dev.clawseed.sdk.android.cetp.CetpAccessDecision
@@ -10,6 +11,7 @@ import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
 import dev.clawseed.sdk.android.cetp.CetpLimits
 import dev.clawseed.sdk.android.cetp.CetpMutationExecutor
 import dev.clawseed.sdk.android.cetp.CetpProviderDescriptor
+import dev.clawseed.sdk.android.cetp.CetpProviderOperation
 import dev.clawseed.sdk.android.cetp.CetpProviderRequest
 import dev.clawseed.sdk.android.cetp.CetpProviderResult
 import dev.clawseed.sdk.android.cetp.CetpProviderTool
@@ -37,9 +39,11 @@ import kotlinx.serialization.json.buildJsonObject
  * 记录和查看运动、心率与睡眠数据，同步可穿戴设备，并导出个人健康档案。
  *
  * Extend it (see the skeleton FitnessToolProvider) and implement the hooks:
- * one typed method per tool, [holdsScope], [confirm] and the durable
- * [mutationExecutor]. Scope checks, the confirmation policy of each tool
- * and the read-only CETP v1 subset are decided here, from the spec.
+ * one typed method per tool, [durableStore] on the app's database and
+ * [confirmationIntent], the app's confirmation Activity. Scope checks
+ * (on the grants of the store unless [holdsScope] is replaced), the
+ * confirmation policy of each tool, exactly-once execution of
+ * state-changing calls, the read-only CETP v1 subset are decided here, from the spec.
  */
 abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
     final override val provider: CetpProviderDescriptor = CetpProviderDescriptor(
@@ -198,19 +202,30 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
     )
 
     /**
-     * mutationExecutor must record the deduplication entry, the business
-     * mutation and its result atomically, keyed by caller, Provider and
-     * request ID, and reject a reused request ID with other content
-     * (INVALID_REQUEST). Without it every state-changing tool fails.
+     * durableStore is the Provider's durable state (FitnessToolProviderStore) on the
+     * app's own SQLiteDatabase: give it the database the typed methods write
+     * to, so that a tool's business change and its stored result commit in
+     * one transaction. Create it once (by lazy) and keep it.
      */
-    abstract override val mutationExecutor: CetpMutationExecutor
+    protected abstract val durableStore: FitnessToolProviderStore
 
     /**
-     * holdsScope reports whether the caller currently holds the scope; the app
-     * keeps its own record of grants. It is asked on every call, for every
-     * scope the spec gives the tool.
+     * mutationExecutor records the deduplication entry, the business
+     * mutation and its result atomically, keyed by caller, Provider and
+     * request ID, and rejects a reused request ID with other content
+     * (INVALID_REQUEST): by default the durable executor of [durableStore].
      */
-    protected abstract fun holdsScope(caller: CetpCallerIdentity, scope: String): Boolean
+    override val mutationExecutor: CetpMutationExecutor
+        get() = durableStore.mutations
+
+    /**
+     * holdsScope reports whether the caller currently holds the scope. It is
+     * asked on every call, for every scope the spec gives the tool. By
+     * default it asks the grants of [durableStore], which the app's grant UI
+     * fills with durableStore.grants.grant.
+     */
+    protected open fun holdsScope(caller: CetpCallerIdentity, scope: String): Boolean =
+        durableStore.grants.holds(caller, scope)
 
     /**
      * onMissingScopes decides a call whose caller lacks scopes. By default it
@@ -221,20 +236,79 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         CetpAccessDecision.Denied(message = "Caller lacks scope " + missing.joinToString(", "))
 
     /**
-     * confirm asks the app about a call of a tool whose spec says
-     * confirmation: always. Return Required (with the Provider's own
-     * PendingIntent and a fresh resume token) until the user has approved
-     * this exact call, Approved once the resume token is validated and
-     * consumed, Rejected when the user declined.
+     * confirm decides a call of a tool whose spec says confirmation: always.
+     * By default it is [confirmWithUser]: the durable resume-token flow with
+     * the app's [confirmationIntent].
      */
-    protected abstract fun confirm(request: CetpProviderRequest): FitnessToolProviderConfirmation
+    protected open fun confirm(request: CetpProviderRequest): FitnessToolProviderConfirmation = confirmWithUser(request)
 
     /**
      * confirmByPolicy asks the app whether a call of a confirmation:
      * provider_policy tool needs confirmation. Null (the default) lets the
-     * call proceed unconfirmed.
+     * call proceed unconfirmed; return [confirmWithUser] to ask the user.
      */
     protected open fun confirmByPolicy(request: CetpProviderRequest): FitnessToolProviderConfirmation? = null
+
+    /**
+     * confirmationIntent is the app's confirmation UI: an explicit,
+     * immutable PendingIntent to its own Activity, carrying resolutionId.
+     * The Activity shows the call (durableStore.tokens.pending(resolutionId):
+     * tool and exact arguments), records the user's answer with
+     * durableStore.tokens.decide and finishes; the Consumer then retries
+     * with the same request ID and the resume token.
+     */
+    protected abstract fun confirmationIntent(request: CetpProviderRequest, resolutionId: String): PendingIntent
+
+    /**
+     * confirmWithUser is the confirmation flow on the resume tokens of
+     * [durableStore]. A call without a token gets a fresh one, bound to the
+     * caller, the tool, the exact argument bytes, the request ID and an
+     * expiry, with the app's UI; a retry with it proceeds once the user
+     * approved (the token is consumed with the call's effect, in the
+     * executor's transaction), fails with USER_CANCELLED when the user
+     * declined and with INVALID_REQUEST when it is unknown, used, expired or
+     * presented for another call. A request ID that already has a stored
+     * result is answered from it without asking again.
+     */
+    protected fun confirmWithUser(request: CetpProviderRequest): FitnessToolProviderConfirmation {
+        val store = durableStore
+        val effects = request.tool.annotations.hasSideEffects
+        if (effects && store.mutations.known(request)) return FitnessToolProviderConfirmation.Approved
+        val token = request.resumeToken
+        if (token == null) {
+            val issued = store.tokens.issue(request)
+            return FitnessToolProviderConfirmation.Required(confirmationIntent(request, issued.resolutionId), issued.token,
+                "The Provider needs the user's confirmation")
+        }
+        return when (val v = store.tokens.check(request)) {
+            is FitnessToolProviderStore.Verdict.Pending -> FitnessToolProviderConfirmation.Required(confirmationIntent(request, v.resolutionId), token,
+                "The user has not confirmed this call yet")
+            is FitnessToolProviderStore.Verdict.Approved ->
+                if (effects || store.tokens.consumeIfIssued(request)) FitnessToolProviderConfirmation.Approved
+                else FitnessToolProviderConfirmation.Invalid("The resume token was already used")
+            is FitnessToolProviderStore.Verdict.Denied -> {
+                store.tokens.consumeIfIssued(request)
+                FitnessToolProviderConfirmation.Rejected()
+            }
+            is FitnessToolProviderStore.Verdict.Invalid -> FitnessToolProviderConfirmation.Invalid(v.message)
+        }
+    }
+
+    /**
+     * getOperation answers get_operation from the operations of
+     * [durableStore]: only for the caller UID and request ID that created
+     * the operation.
+     */
+    final override fun getOperation(caller: CetpCallerIdentity, requestId: String, operationId: String): CetpProviderOperation? =
+        durableStore.operations.get(caller, requestId, operationId)
+
+    /**
+     * cancelOperation answers cancel_operation from the operations of
+     * [durableStore]; an operation whose change committed is never reported
+     * as cancelled.
+     */
+    final override fun cancelOperation(caller: CetpCallerIdentity, requestId: String, operationId: String): CetpProviderOperation? =
+        durableStore.operations.cancel(caller, requestId, operationId)
 
     /**
      * deleteWorkout runs the tool delete_workout: 删除运动记录.
@@ -330,6 +404,9 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
+        // Inside the executor's transaction: the deadline, and the single
+        // use of the resume token, consumed with the effect.
+        durableStore.beforeEffects(request)
         // A state-changing method's exception propagates, so that the
         // mutationExecutor running it rolls the mutation back; the SDK
         // answers it with INTERNAL_ERROR.
@@ -380,6 +457,9 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
+        // Inside the executor's transaction: the deadline, and the single
+        // use of the resume token, consumed with the effect.
+        durableStore.beforeEffects(request)
         // A state-changing method's exception propagates, so that the
         // mutationExecutor running it rolls the mutation back; the SDK
         // answers it with INTERNAL_ERROR.
@@ -396,6 +476,9 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
+        // Inside the executor's transaction: the deadline, and the single
+        // use of the resume token, consumed with the effect.
+        durableStore.beforeEffects(request)
         // A state-changing method's exception propagates, so that the
         // mutationExecutor running it rolls the mutation back; the SDK
         // answers it with INTERNAL_ERROR.
@@ -412,6 +495,9 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
             return e.toFailure()
         }
+        // Inside the executor's transaction: the deadline, and the single
+        // use of the resume token, consumed with the effect.
+        durableStore.beforeEffects(request)
         // A state-changing method's exception propagates, so that the
         // mutationExecutor running it rolls the mutation back; the SDK
         // answers it with INTERNAL_ERROR.
@@ -476,6 +562,7 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
             hint = c.hint,
         )
         is FitnessToolProviderConfirmation.Rejected -> CetpAccessDecision.Denied(message = c.message, errorCode = "USER_CANCELLED")
+        is FitnessToolProviderConfirmation.Invalid -> CetpAccessDecision.Denied(message = c.message, errorCode = "INVALID_REQUEST")
     }
 
     /**

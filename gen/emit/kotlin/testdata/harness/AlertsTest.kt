@@ -6,10 +6,12 @@ package harness
 
 import android.app.PendingIntent
 import android.content.Intent
+import android.database.sqlite.SQLiteDatabase
 import android.os.Bundle
 import com.example.app.cetp.AlertToolProviderBase
 import com.example.app.cetp.AlertToolProviderConfirmation
 import com.example.app.cetp.AlertToolProviderReply
+import com.example.app.cetp.AlertToolProviderStore
 import com.example.app.cetp.CreateAlertInput
 import com.example.app.cetp.CreateAlertOutput
 import com.example.app.cetp.DeleteAlertInput
@@ -34,6 +36,7 @@ import org.robolectric.Robolectric
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
 import org.robolectric.annotation.Config
+import org.robolectric.annotation.SQLiteMode
 
 val caller = CetpCallerIdentity(10001, listOf(CetpCallerPackage("com.example.agent", setOf("ab".repeat(32)))))
 
@@ -47,7 +50,10 @@ class Alerts : AlertToolProviderBase() {
     var listThrows: Exception? = null
     var createThrows: Exception? = null
 
+    override val durableStore: AlertToolProviderStore by lazy { AlertToolProviderStore(SQLiteDatabase.create(null)) }
     override val mutationExecutor = CetpMutationExecutor { _, mutation -> mutation() }
+    override fun confirmationIntent(request: CetpProviderRequest, resolutionId: String): PendingIntent =
+        PendingIntent.getActivity(RuntimeEnvironment.getApplication(), 0, Intent("com.example.app.CONFIRM"), PendingIntent.FLAG_IMMUTABLE)
     override fun holdsScope(caller: CetpCallerIdentity, scope: String): Boolean = scope in granted
     override fun confirm(request: CetpProviderRequest): AlertToolProviderConfirmation {
         confirmed.add(request.tool.name)
@@ -96,6 +102,8 @@ fun deniedCode(d: CetpAccessDecision): String? = (d as? CetpAccessDecision.Denie
 
 @RunWith(RobolectricTestRunner::class)
 @Config(sdk = [35])
+@Suppress("DEPRECATION") // SQLiteMode.LEGACY: see DurableTest
+@SQLiteMode(SQLiteMode.Mode.LEGACY)
 class AlertsTest {
     private val resolution: PendingIntent
         get() = PendingIntent.getActivity(RuntimeEnvironment.getApplication(), 0, Intent("com.example.app.CONFIRM"), PendingIntent.FLAG_IMMUTABLE)
