@@ -16,7 +16,9 @@ var Tool []byte
 
 // JSONSchemaFlat is schema/jsonschema-2020-12.flat.json: the JSON Schema
 // 2020-12 meta-schema with its vocabularies merged into one document, which
-// cetpgen applies to every tool schema.
+// cetpgen applies to every tool schema and tool.schema.json refers to (by
+// the relative $ref jsonschema-2020-12.flat.json) for input_schema and
+// output_schema.
 //
 //go:embed jsonschema-2020-12.flat.json
 var JSONSchemaFlat []byte
