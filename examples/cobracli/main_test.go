@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cetpgen/cetpgen/examples/cobracli/app"
+	cetpgen "github.com/cetpgen/cetpgen/gen"
 	gen "github.com/cetpgen/cetpgen/gen/catalog"
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 )
@@ -21,7 +22,7 @@ func TestCatalogGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := gen.Check(in, app.CatalogDir); err != nil {
+	if _, err := cetpgen.WriteCatalog(in, app.CatalogDir, true); err != nil {
 		t.Fatalf("%v (run go generate ./examples/cobracli)", err)
 	}
 	if _, _, err := catalog.Decode(catalogData); err != nil {

@@ -192,31 +192,3 @@ func BuildStable(in *Input) (*Result, error) {
 	}
 	return a, nil
 }
-
-// Generate builds the catalog of in (twice, for the stability gate) and
-// writes schema_catalog.json and its index into dir.
-func Generate(in *Input, dir string) (*Result, error) {
-	res, err := BuildStable(in)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(dir, CatalogFile), res.Data, 0o644); err != nil {
-		return nil, err
-	}
-	return res, os.WriteFile(filepath.Join(dir, IndexFile), res.Index, 0o644)
-}
-
-// Check builds the catalog of in and fails if the files in dir differ.
-func Check(in *Input, dir string) error {
-	res, err := BuildStable(in)
-	if err != nil {
-		return err
-	}
-	for name, want := range map[string][]byte{CatalogFile: res.Data, IndexFile: res.Index} {
-		got, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil || !bytes.Equal(got, want) {
-			return fmt.Errorf("%s is stale: regenerate it (%v)", name, err)
-		}
-	}
-	return nil
-}

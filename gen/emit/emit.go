@@ -17,6 +17,10 @@ type File struct {
 	// UserOwned marks a skeleton the user edits: it is written only when
 	// absent, never overwritten, never deleted and never checked.
 	UserOwned bool
+	// Unmarked marks a generated file whose format has no place for the
+	// Marker (a JSON document with fixed keys): its path alone says it is
+	// the generator's, so it is replaced whatever it holds.
+	Unmarked bool
 }
 
 // Marker is the first line's text of every generated file (in the comment

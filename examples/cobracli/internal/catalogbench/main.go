@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/cetpgen/cetpgen/examples/cobracli/synth"
+	cetpgen "github.com/cetpgen/cetpgen/gen"
 	gen "github.com/cetpgen/cetpgen/gen/catalog"
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 )
@@ -37,7 +38,7 @@ func run(args []string) error {
 	}
 	switch args[0] {
 	case "gen":
-		res, err := gen.Generate(synth.Input(n), args[2])
+		res, err := cetpgen.WriteCatalog(synth.Input(n), args[2], false)
 		if err == nil {
 			fmt.Printf("%d tools, %d catalog bytes, %d index bytes\n", res.Registry.ToolCount(), len(res.Data), len(res.Index))
 		}

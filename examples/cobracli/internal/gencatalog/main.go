@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/cetpgen/cetpgen/examples/cobracli/app"
+	cetpgen "github.com/cetpgen/cetpgen/gen"
 	gencatalog "github.com/cetpgen/cetpgen/gen/catalog"
 )
 
@@ -30,7 +31,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	res, err := gencatalog.Generate(in, app.CatalogDir)
+	res, err := cetpgen.WriteCatalog(in, app.CatalogDir, false)
 	if err != nil {
 		return err
 	}

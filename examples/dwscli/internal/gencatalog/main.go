@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/cetpgen/cetpgen/examples/dwscli/app"
+	cetpgen "github.com/cetpgen/cetpgen/gen"
 	gencatalog "github.com/cetpgen/cetpgen/gen/catalog"
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/spf13/cobra"
@@ -32,7 +33,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	res, err := gencatalog.Generate(in, dir)
+	res, err := cetpgen.WriteCatalog(in, dir, false)
 	if err != nil {
 		return err
 	}
