@@ -82,18 +82,21 @@ func TestHostInputNeverConfirms(t *testing.T) {
 		if id := res.Meta[mcpbridge.MetaRequestID]; id == forged["cetp/request_id"] || !consumer.IsRequestID(id.(string)) {
 			t.Errorf("the call ran under request ID %v", id)
 		}
-		if !waitingNoted(s.notes()) {
+		if !s.waitingNoted() {
 			t.Errorf("no progress notification said the call waits for the Provider's UI: %+v", s.notes())
 		}
 	}
 }
 
 // waitingNoted reports whether a notification said the call waits for
-// the Provider's confirmation.
-func waitingNoted(notes []*mcp.ProgressNotificationParams) bool {
-	for _, n := range notes {
-		if n.Meta[mcpbridge.MetaState] == "waiting_for_confirmation" {
-			return true
+// the Provider's confirmation. The SDK's client may handle a notification
+// after the answer that followed it, so it waits up to five seconds.
+func (s *session) waitingNoted() bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		for _, n := range s.notes() {
+			if n.Meta[mcpbridge.MetaState] == "waiting_for_confirmation" {
+				return true
+			}
 		}
 	}
 	return false

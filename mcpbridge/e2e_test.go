@@ -127,7 +127,7 @@ func TestAlertsdOverStdio(t *testing.T) {
 		id := createAlert(t, s, "DEL")
 		d.answer(t, 1, "y")
 		res := s.callTool(t, context.Background(), "delete_alert", map[string]any{"alert_id": id}, mcp.Meta{"progressToken": "del"})
-		if got := structured(t, res); got != `{"alert_id":"`+id+`","deleted":true}` || !waitingNoted(s.notes()) {
+		if got := structured(t, res); got != `{"alert_id":"`+id+`","deleted":true}` || !s.waitingNoted() {
 			t.Fatalf("approved delete: %s, notes %+v", got, s.notes())
 		}
 		if n := countAlerts(t, s, "DEL"); n != 0 {
