@@ -1,0 +1,501 @@
+"""An independent CETP v2 Consumer, written only from docs/binding-unix.md,
+docs/protocol.md and docs/consumer.md, run against the price-alert Provider
+(examples/alertsd, tools of specs/alerts). Each check asserts what those
+docs promise, nothing more. Usage: consumer_check.py SOCKET. Prints one
+line per check; exits 1 when one fails."""
+
+import json
+import struct
+import sys
+import time
+import uuid
+
+from cetp_wire import (CALL, CANCEL, GOAWAY, RESULT, Closed, Conn, Int, Ints, Long, Reader, Resolution,
+                       call_frame, encode_section, frame, string)
+
+# The §5 table of docs/protocol.md: code -> retryable (None: depends).
+ERROR_TABLE = {
+    "UNSUPPORTED_VERSION": False, "UNSUPPORTED_CAPABILITY": False, "NEGOTIATION_REQUIRED": True,
+    "AUTH_REQUIRED": None, "USER_ACTION_REQUIRED": None, "USER_CANCELLED": False,
+    "PERMISSION_DENIED": False, "TOOL_NOT_FOUND": False, "METHOD_NOT_FOUND": False,
+    "INVALID_ARGS": False, "INVALID_REQUEST": False, "CONFLICT": None, "RATE_LIMITED": True,
+    "DEADLINE_EXCEEDED": None, "CANCELLED": False, "RESULT_TOO_LARGE": False,
+    "RESULT_EXPIRED": False, "UNAVAILABLE": True, "INTERNAL_ERROR": None,
+}
+
+# binding-unix.md §8: the worked example.
+DOC_NEGOTIATE_HEX = ("000000430100000001096e65676f7469617465000215636f6e73756d65725f6361706162696c69746965"
+                     "7303025b5d11636f6e73756d65725f76657273696f6e73040100000002")
+
+FAILURES = []
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def expect(cond, what):
+    if not cond:
+        raise CheckFailed(what)
+
+
+def check(name):
+    """Runs the decorated function at once as one named check."""
+    def run(fn):
+        try:
+            fn()
+            print("ok   " + name)
+        except Exception as e:  # a failed check is reported, the others still run
+            FAILURES.append(name)
+            print("FAIL %s: %s: %s" % (name, type(e).__name__, e))
+        return fn
+    return run
+
+
+def expect_error(b, code, request_id=None, echo=True):
+    """The §5 error shape: status error, error_code (code, or any code of
+    the table when code is None), a message, retryable per the table, the
+    echoed protocol_version and request_id."""
+    expect(b.get("status") == "error", "status %r, want error (%r)" % (b.get("status"), b))
+    if code is None:
+        code = b.get("error_code")
+        expect(code in ERROR_TABLE, "error_code %r is not in the §5 table" % (code,))
+    expect(b.get("error_code") == code, "error_code %r, want %s (%r)" % (b.get("error_code"), code, b))
+    expect(isinstance(b.get("error_message"), str), "error_message is not a String: %r" % (b,))
+    expect(isinstance(b.get("retryable"), bool), "retryable is not a Boolean: %r" % (b,))
+    want = ERROR_TABLE[code]
+    if want is not None:
+        expect(b["retryable"] is want, "%s retryable %r, want %r" % (code, b["retryable"], want))
+    if echo:
+        expect(type(b.get("protocol_version")) is Int and b["protocol_version"] == 2,
+               "protocol_version %r, want Int 2" % (b.get("protocol_version"),))
+        if request_id is not None:
+            expect(b.get("request_id") == request_id, "request_id %r, want %r" % (b.get("request_id"), request_id))
+    if "error_details" in b:
+        expect(isinstance(b["error_details"], str), "error_details is not a String")
+        json.loads(b["error_details"])
+    if "retry_after_ms" in b:
+        expect(type(b["retry_after_ms"]) in (Int, Long), "retry_after_ms is not an Int or Long")
+
+
+def data_of(b, request_id=None):
+    """The JSON data of a success, with its echoes checked."""
+    expect(b.get("status") == "success", "status %r, want success (%r)" % (b.get("status"), b))
+    if request_id is not None:
+        expect(b.get("request_id") == request_id, "request_id %r, want %r" % (b.get("request_id"), request_id))
+        expect(b.get("protocol_version") == 2, "protocol_version %r" % (b.get("protocol_version"),))
+    expect(isinstance(b.get("data"), str), "data is not a String: %r" % (b,))
+    return json.loads(b["data"])
+
+
+def inline_value(b, request_id=None):
+    d = data_of(b, request_id)
+    expect(d.get("kind") == "inline", "data kind %r, want inline" % (d.get("kind"),))
+    expect("value" in d, "inline data without value")
+    return d["value"]
+
+
+class Session:
+    """A negotiated v2 session on one connection."""
+
+    def __init__(self, conn, caps=()):
+        self.conn = conn
+        b = conn.call("negotiate", {"consumer_versions": Ints([2]),
+                                    "consumer_capabilities": json.dumps(list(caps))})
+        self.info = data_of(b)
+        self.token = self.info["session_token"]
+
+    def common(self, request_id=None, deadline_ms=10000):
+        return {"protocol_version": Int(2), "session_token": self.token,
+                "request_id": request_id or str(uuid.uuid4()),
+                "deadline_at_ms": Long(int(time.time() * 1000) + deadline_ms)}
+
+    def call(self, method, request_id=None, **keys):
+        b = self.common(request_id)
+        b.update(keys)
+        return self.conn.call(method, b), b["request_id"]
+
+    def execute(self, tool, args, request_id=None, raw_args=None, **keys):
+        b = self.common(request_id)
+        b.update(tool_name=tool, args=raw_args if raw_args is not None else json.dumps(args), **keys)
+        return self.conn.call("execute_tool", b), b["request_id"]
+
+
+def expect_goaway(path, data, what):
+    """Sends data on a new connection; the server must answer GoAway (type
+    6, request 0, a reason of at most 1024 bytes) and close (§5)."""
+    c = Conn(path)
+    try:
+        c.send(data)
+        try:
+            ftype, request, payload = c.read_frame()
+        except Closed:
+            raise CheckFailed("%s: the connection closed without GoAway" % what)
+        expect(ftype == GOAWAY, "%s: frame type %d, want GoAway" % (what, ftype))
+        expect(request == 0, "%s: GoAway request number %d" % (what, request))
+        r = Reader(payload)
+        r.string(0, 1024)
+        expect(r.done(), "%s: bytes after the GoAway reason" % what)
+        try:
+            c.read_frame()
+            raise CheckFailed("%s: a frame after GoAway" % what)
+        except Closed:
+            pass
+    finally:
+        c.close()
+
+
+def main(path):
+    state = {}
+
+    @check("binding §8: the encoder writes the worked example's bytes")
+    def _():
+        got = call_frame(1, "negotiate", {"consumer_capabilities": "[]", "consumer_versions": Ints([2])})
+        expect(got.hex() == DOC_NEGOTIATE_HEX, got.hex())
+
+    @check("§2.2 negotiate: the worked example's frame selects version 2")
+    def _():
+        c = Conn(path)
+        c.send(bytes.fromhex(DOC_NEGOTIATE_HEX))
+        ftype, request, b = c.read_answer()
+        expect(ftype == RESULT and request == 1, "answer %d/%d" % (ftype, request))
+        d = data_of(b)
+        for k in ("selected_version", "provider_id", "provider_name", "session_token", "expires_at",
+                  "capabilities", "limits"):
+            expect(k in d, "negotiate data lacks %s: %r" % (k, d))
+        expect(d["selected_version"] == 2, "selected_version %r" % d["selected_version"])
+        expect(d["capabilities"] == [], "capabilities %r for a Consumer that asked none" % d["capabilities"])
+        expect(isinstance(d["session_token"], str) and 0 < len(d["session_token"].encode()) <= 256,
+               "session_token %r" % d["session_token"])
+        lim = d["limits"]
+        for k, lo in (("max_request_bytes", 65536), ("max_inline_result_bytes", 262144),
+                      ("max_concurrent_requests", 1), ("idempotency_window_seconds", 86400)):
+            expect(lim.get(k, 0) >= lo, "limit %s %r below %d" % (k, lim.get(k), lo))
+        state["provider_id"] = d["provider_id"]
+        c.close()
+
+    @check("§2.2 negotiate: highest common version, only capabilities both support")
+    def _():
+        c = Conn(path)
+        b = c.call("negotiate", {"consumer_versions": Ints([3, 2]),
+                                 "consumer_capabilities": json.dumps(
+                                     ["async_operations", "cancellation", "large_results", "teleport"])})
+        d = data_of(b)
+        expect(d["selected_version"] == 2, "selected_version %r" % d["selected_version"])
+        caps = d["capabilities"]
+        expect("teleport" not in caps, "an unknown capability was selected: %r" % caps)
+        expect(set(caps) <= {"async_operations", "cancellation", "large_results"}, "capabilities %r" % caps)
+        c.close()
+
+    @check("§2.2 negotiate: no common version is UNSUPPORTED_VERSION")
+    def _():
+        c = Conn(path)
+        b = c.call("negotiate", {"consumer_versions": Ints([7]), "consumer_capabilities": "[]"})
+        expect_error(b, "UNSUPPORTED_VERSION", echo=False)
+        c.close()
+
+    conn = Conn(path)
+    s = Session(conn)
+
+    @check("§3.2 get_provider_info answers the Provider's description")
+    def _():
+        b, rid = s.call("get_provider_info")
+        d = data_of(b, rid)
+        expect(isinstance(d, dict) and d, "provider info %r" % (d,))
+
+    @check("§3.3 list_tools: revision and the four tools, sync_or_async listed as sync without the capability")
+    def _():
+        b, rid = s.call("list_tools")
+        d = data_of(b, rid)
+        expect(isinstance(d.get("revision"), str) and d["revision"], "revision %r" % (d.get("revision"),))
+        names = sorted(t["name"] for t in d["tools"])
+        expect(names == ["create_alert", "delete_alert", "list_alerts", "update_alert"], "tools %r" % names)
+        create = [t for t in d["tools"] if t["name"] == "create_alert"][0]
+        expect(create["annotations"]["execution"] == "sync",
+               "create_alert execution %r on a session without async_operations" % create["annotations"])
+
+    @check("§4.2 a read call answers inline data")
+    def _():
+        b, rid = s.execute("list_alerts", {"symbol": "600519.SH"})
+        v = inline_value(b, rid)
+        expect(v.get("alerts") == [] and "next_page_token" in v, "list_alerts on an empty store: %r" % v)
+
+    @check("§6 a write retried with its request ID: the same result, one effect")
+    def _():
+        rid = str(uuid.uuid4())
+        args = {"symbol": "600519.SH", "price": 1688}
+        first = inline_value(s.execute("create_alert", args, rid)[0], rid)
+        again = inline_value(s.execute("create_alert", args, rid)[0], rid)
+        expect(first == again, "retry answered %r, first %r" % (again, first))
+        # binding §5: a session token stays valid on a new connection.
+        c2 = Conn(path)
+        s2 = Session.__new__(Session)
+        s2.conn, s2.token = c2, s.token
+        other = inline_value(s2.execute("create_alert", args, rid)[0], rid)
+        c2.close()
+        expect(other == first, "retry on a new connection answered %r, first %r" % (other, first))
+        listed = inline_value(s.execute("list_alerts", {"symbol": "600519.SH"})[0])["alerts"]
+        expect([a["alert_id"] for a in listed] == [first["alert_id"]], "alerts after three tries: %r" % listed)
+        state["alert_id"], state["create_rid"] = first["alert_id"], rid
+
+    @check("§6 the same request ID with other arguments is INVALID_REQUEST")
+    def _():
+        rid = state["create_rid"]
+        b, _ = s.execute("create_alert", {"symbol": "600519.SH", "price": 1700}, rid)
+        expect_error(b, "INVALID_REQUEST", rid)
+        listed = inline_value(s.execute("list_alerts", {})[0])["alerts"]
+        expect(len(listed) == 1, "alerts: %r" % listed)
+
+    @check("§4 an unknown method is METHOD_NOT_FOUND")
+    def _():
+        b, rid = s.call("summon_alerts")
+        expect_error(b, "METHOD_NOT_FOUND", rid)
+
+    @check("§5 an unknown tool is TOOL_NOT_FOUND")
+    def _():
+        b, rid = s.execute("launch_rocket", {})
+        expect_error(b, "TOOL_NOT_FOUND", rid)
+
+    @check("§5 arguments that break the input schema are INVALID_ARGS")
+    def _():
+        b, rid = s.execute("create_alert", {"symbol": "600519.SH", "price": -1})
+        expect_error(b, "INVALID_ARGS", rid)
+
+    @check("§5 args that are not JSON are INVALID_ARGS")
+    def _():
+        b, rid = s.execute("create_alert", None, raw_args='{"symbol": "600519.SH", "price": ')
+        expect_error(b, "INVALID_ARGS", rid)
+
+    @check("§5 args that are JSON but not an object are INVALID_ARGS")
+    def _():
+        b, rid = s.execute("list_alerts", None, raw_args="[]")
+        expect_error(b, "INVALID_ARGS", rid)
+
+    @check("§2.2 an unknown session token is NEGOTIATION_REQUIRED")
+    def _():
+        b = s.common()
+        b.update(session_token="not-a-session", tool_name="list_alerts", args="{}")
+        expect_error(conn.call("execute_tool", b), "NEGOTIATION_REQUIRED", b["request_id"])
+
+    @check("§4.1 a request without request_id is INVALID_REQUEST")
+    def _():
+        b = s.common()
+        del b["request_id"]
+        b.update(tool_name="list_alerts", args="{}")
+        expect_error(conn.call("execute_tool", b), "INVALID_REQUEST")
+
+    @check("§4.1 a deadline already past: DEADLINE_EXCEEDED, no effect")
+    def _():
+        b = s.common(deadline_ms=-1000)
+        b.update(tool_name="create_alert", args=json.dumps({"symbol": "DEADLINE", "price": 1}))
+        expect_error(conn.call("execute_tool", b), "DEADLINE_EXCEEDED", b["request_id"])
+        listed = inline_value(s.execute("list_alerts", {"symbol": "DEADLINE"})[0])["alerts"]
+        expect(listed == [], "alerts after a call past its deadline: %r" % listed)
+
+    @check("§2.3 get_operation without async_operations is UNSUPPORTED_CAPABILITY")
+    def _():
+        b, rid = s.call("get_operation", operation_id="op_0")
+        expect_error(b, "UNSUPPORTED_CAPABILITY", rid)
+
+    @check("§4.3 confirmation: USER_ACTION_REQUIRED, Launch, resume denied as USER_CANCELLED, no effect")
+    def _():
+        rid = str(uuid.uuid4())
+        args = {"alert_id": state["alert_id"]}
+        b, _ = s.execute("delete_alert", args, rid)
+        expect_error(b, "USER_ACTION_REQUIRED", rid)
+        res, token = b.get("resolution"), b.get("resume_token")
+        expect(isinstance(res, Resolution) and 0 < len(res.encode()) <= 256,
+               "resolution %r, want a PendingIntent (kind 6)" % (res,))
+        expect(isinstance(token, str) and token, "resume_token %r" % (token,))
+        launched = conn.launch(res)
+        expect(launched == {"status": "success"}, "Launched %r, want {status: success}" % (launched,))
+        again = conn.launch(res)
+        expect_error(again, "CONFLICT", echo=False)
+        expect("protocol_version" not in again and "request_id" not in again,
+               "a Launched error echoes request fields: %r" % (again,))
+        b, _ = s.execute("delete_alert", args, rid, resume_token=token)
+        expect_error(b, "USER_CANCELLED", rid)
+        listed = inline_value(s.execute("list_alerts", {})[0])["alerts"]
+        expect([a["alert_id"] for a in listed] == [state["alert_id"]], "alerts after a denial: %r" % listed)
+
+    @check("binding §2 a Launch of a resolution nobody made: an error without the request echo")
+    def _():
+        b = conn.launch("no-such-resolution")
+        expect_error(b, None, echo=False)
+        expect("protocol_version" not in b and "request_id" not in b, "Launched %r" % (b,))
+
+    @check("binding §1 several Calls in flight on one connection, answered by number")
+    def _():
+        rids = {}
+        for _ in range(3):
+            n = conn.request_number()
+            b = s.common()
+            b.update(tool_name="list_alerts", args="{}")
+            rids[n] = b["request_id"]
+            conn.send(call_frame(n, "execute_tool", b))
+        seen = {}
+        while len(seen) < 3:
+            ftype, request, b = conn.read_answer()
+            expect(ftype == RESULT and request in rids and request not in seen, "answer %d/%d" % (ftype, request))
+            seen[request] = b
+        for n, b in seen.items():
+            inline_value(b, rids[n])
+
+    @check("binding §1 past max_concurrent_requests: RATE_LIMITED, retryable, retry_after_ms, no effect")
+    def _():
+        # create_alert works for the daemon's --work-delay, so these overlap.
+        many = s.info["limits"]["max_concurrent_requests"] + 4
+        rids = {}
+        for i in range(many):
+            n = conn.request_number()
+            b = s.common()
+            b.update(tool_name="create_alert", args=json.dumps({"symbol": "RATE", "price": i + 1}))
+            rids[n] = b["request_id"]
+            conn.send(call_frame(n, "execute_tool", b))
+        done, limited = 0, 0
+        for _ in range(many):
+            ftype, request, b = conn.read_answer()
+            expect(ftype == RESULT and request in rids, "answer %d/%d" % (ftype, request))
+            if b.get("status") == "success":
+                done += 1
+                continue
+            expect_error(b, "RATE_LIMITED", rids[request])
+            expect("retry_after_ms" in b, "RATE_LIMITED without retry_after_ms: %r" % (b,))
+            limited += 1
+        expect(limited > 0, "%d overlapping writes, none RATE_LIMITED" % many)
+        listed = inline_value(s.execute("list_alerts", {"symbol": "RATE"})[0])["alerts"]
+        expect(len(listed) == done, "%d alerts after %d successes" % (len(listed), done))
+
+    @check("§4.3 a resume_token is bound to its arguments: other arguments are refused, no effect")
+    def _():
+        victim = inline_value(s.execute("create_alert", {"symbol": "TOKEN", "price": 3})[0])["alert_id"]
+        rid = str(uuid.uuid4())
+        b, _ = s.execute("delete_alert", {"alert_id": state["alert_id"]}, rid)
+        expect_error(b, "USER_ACTION_REQUIRED", rid)
+        other, _ = s.execute("delete_alert", {"alert_id": victim}, rid, resume_token=b["resume_token"])
+        expect_error(other, None, rid)
+        expect(other["error_code"] not in ("USER_ACTION_REQUIRED", "AUTH_REQUIRED"), "answer %r" % (other,))
+        listed = sorted(a["alert_id"] for a in inline_value(s.execute("list_alerts", {})[0])["alerts"]
+                        if a["symbol"] in ("TOKEN", "600519.SH"))
+        expect(listed == sorted([victim, state["alert_id"]]), "alerts %r" % listed)
+
+    @check("binding §2 a Cancel for a number that is not running is ignored")
+    def _():
+        conn.send(frame(CANCEL, 999, b""))
+        inline_value(s.execute("list_alerts", {})[0])
+
+    @check("§4.4 async_operations: accepted, get_operation until succeeded, the retry gets the same")
+    def _():
+        c = Conn(path)
+        sa = Session(c, ["async_operations", "cancellation"])
+        expect("async_operations" in sa.info["capabilities"], "capabilities %r" % sa.info["capabilities"])
+        rid = str(uuid.uuid4())
+        args = {"symbol": "AAPL", "price": 200}
+        b, _ = sa.execute("create_alert", args, rid)
+        expect(b.get("status") == "accepted", "status %r (%r)" % (b.get("status"), b))
+        op = json.loads(b["data"])
+        expect(op["operation_id"].startswith("op_") and isinstance(op["poll_after_ms"], int), "operation %r" % op)
+        deadline = time.time() + 10
+        while True:
+            g, _ = sa.call("get_operation", rid, operation_id=op["operation_id"])
+            st = data_of(g, rid)
+            expect(st["operation_id"] == op["operation_id"], "operation %r" % st)
+            if st["state"] not in ("queued", "running"):
+                break
+            expect(time.time() < deadline, "operation still %s" % st["state"])
+            time.sleep(st.get("poll_after_ms", op["poll_after_ms"]) / 1000)
+        expect(st["state"] == "succeeded", "state %r (%r)" % (st["state"], st))
+        expect(st["result"]["kind"] == "inline" and "alert_id" in st["result"]["value"], "result %r" % st)
+        again, _ = sa.execute("create_alert", args, rid)
+        if again.get("status") == "accepted":
+            expect(json.loads(again["data"])["operation_id"] == op["operation_id"], "retry %r" % again)
+        else:
+            expect(inline_value(again, rid) == st["result"]["value"], "retry %r" % again)
+        listed = inline_value(sa.execute("list_alerts", {"symbol": "AAPL"})[0])["alerts"]
+        expect(len(listed) == 1, "AAPL alerts: %r" % listed)
+        g, _ = sa.call("get_operation", operation_id=op["operation_id"])
+        expect_error(g, "INVALID_REQUEST", g.get("request_id"))
+        c.close()
+
+    conn.close()
+
+    # §5 of the binding: malformed frames from the client get GoAway.
+    header = lambda length, ftype=CALL, request=1: struct.pack(">IBI", length, ftype, request)
+    good_payload = string("list_tools") + encode_section({})
+
+    @check("binding §5 a length below 5: GoAway, closed")
+    def _():
+        expect_goaway(path, struct.pack(">I", 3) + b"\x01\x00\x00", "length 3")
+
+    @check("binding §6 a declared length past the server's 1 MiB: GoAway before the body is sent")
+    def _():
+        expect_goaway(path, header(2 * 1024 * 1024), "length 2 MiB")
+
+    @check("binding §6 a declared length of 4 GiB - 1: GoAway before the body is sent")
+    def _():
+        expect_goaway(path, header(0xFFFFFFFF), "length 0xffffffff")
+
+    @check("binding §5 an unknown frame type: GoAway")
+    def _():
+        expect_goaway(path, frame(9, 1, good_payload), "type 9")
+
+    @check("binding §5 a server-only frame type: GoAway")
+    def _():
+        expect_goaway(path, frame(RESULT, 1, b"\x00\x00"), "type Result")
+
+    @check("binding §5 request number 0: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 0, good_payload), "request 0")
+
+    @check("binding §5 a method string past the frame: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, b"\x40list"), "method past the frame")
+
+    @check("binding §5 an empty method: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, string("") + encode_section({})), "empty method")
+
+    @check("binding §3 a descriptor key in a Call: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, string("list_tools") + b"\x01" + string("result_fd") + b"\x00"),
+                      "descriptor key in a Call")
+
+    @check("binding §3.1 a descriptor kind in band: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, string("list_tools") + b"\x00\x01" + string("x") + b"\x07"),
+                      "kind 7 in band")
+
+    @check("binding §3.1 an unknown kind: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, string("list_tools") + b"\x00\x01" + string("x") + b"\x09\x00"),
+                      "kind 9")
+
+    @check("binding §3.1 a Boolean byte other than 0 or 1: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, string("list_tools") + b"\x00\x01" + string("x") + b"\x05\x02"),
+                      "Boolean 2")
+
+    @check("binding §3.1 a duplicate key: GoAway")
+    def _():
+        entry = string("x") + b"\x03" + string("a")
+        expect_goaway(path, frame(CALL, 1, string("list_tools") + b"\x00\x02" + entry + entry), "duplicate key")
+
+    @check("binding §3.1 trailing bytes after the Bundle: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, good_payload + b"\x00"), "trailing byte")
+
+    @check("binding §5 after all that the server still serves")
+    def _():
+        c = Conn(path)
+        sv = Session(c)
+        inline_value(sv.execute("list_alerts", {})[0])
+        c.close()
+
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

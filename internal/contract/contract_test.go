@@ -1,0 +1,99 @@
+package contract
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cetpgen/cetpgen/internal/syncbuf"
+)
+
+// TestPythonConsumerAgainstAlertsd builds examples/alertsd, starts it on a
+// socket in a temporary directory with a fresh database (stdin not a
+// terminal, so its confirmations are denied), and runs the Python
+// Consumer written from docs/ against it. Every check of
+// consumer_check.py must report ok.
+func TestPythonConsumerAgainstAlertsd(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("this test runs the docs' independent Consumer, which needs python3 on PATH: %v", err)
+	}
+	dir := t.TempDir()
+	out, err := exec.Command("go", "build", "-o", dir+"/", "github.com/cetpgen/cetpgen/examples/alertsd").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build alertsd: %v\n%s", err, out)
+	}
+	socket := filepath.Join(dir, "alerts.sock")
+	stderr := startAlertsd(t, filepath.Join(dir, "alertsd"), socket, filepath.Join(dir, "alerts.db"))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, python, "consumer_check.py", socket)
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	report, err := cmd.CombinedOutput()
+	t.Logf("consumer_check.py:\n%s", report)
+	if err != nil {
+		t.Fatalf("consumer_check.py: %v; alertsd's stderr:\n%s", err, stderr)
+	}
+	want := countChecks(t)
+	if got := len(regexp.MustCompile(`(?m)^ok   `).FindAll(report, -1)); got != want {
+		t.Fatalf("%d checks reported ok, consumer_check.py defines %d", got, want)
+	}
+}
+
+// startAlertsd starts alertsd as the README does, with a short work delay
+// so that overlapping writes and background operations can be seen, and
+// waits until its socket accepts a connection. It stops alertsd with
+// SIGTERM at the end of the test.
+func startAlertsd(t *testing.T, bin, socket, db string) *syncbuf.Buffer {
+	t.Helper()
+	stderr := &syncbuf.Buffer{}
+	cmd := exec.Command(bin, "--socket", socket, "--db", db, "--auto-deny",
+		"--work-delay", "300ms", "--poll-after", "50ms")
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("alertsd did not stop on SIGTERM; its stderr:\n%s", stderr)
+		}
+	})
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("unix", socket); err == nil {
+			c.Close()
+			return stderr
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("alertsd exited: %v\n%s", err, stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("alertsd did not listen on %s; its stderr:\n%s", socket, stderr)
+		}
+	}
+}
+
+// countChecks is the number of checks consumer_check.py defines, so that a
+// check that never ran cannot pass unnoticed.
+func countChecks(t *testing.T) int {
+	t.Helper()
+	src, err := os.ReadFile("consumer_check.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(regexp.MustCompile(`(?m)^\s*@check\(`).FindAll(src, -1))
+}
