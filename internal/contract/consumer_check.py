@@ -4,13 +4,16 @@ docs/protocol.md and docs/consumer.md, run against the price-alert Provider
 docs promise, nothing more. Usage: consumer_check.py SOCKET. Prints one
 line per check; exits 1 when one fails."""
 
+import array
 import json
+import os
+import socket
 import struct
 import sys
 import time
 import uuid
 
-from cetp_wire import (CALL, CANCEL, GOAWAY, RESULT, Closed, Conn, Int, Ints, Long, Reader, Resolution,
+from cetp_wire import (CALL, CANCEL, GOAWAY, LAUNCH, LAUNCHED, RESULT, Closed, Conn, Int, Ints, Long, Reader, Resolution,
                        call_frame, encode_section, frame, string)
 
 # The §5 table of docs/protocol.md: code -> retryable (None: depends).
@@ -415,7 +418,96 @@ def main(path):
         expect(len(listed) == 1, "AAPL alerts: %r" % listed)
         g, _ = sa.call("get_operation", operation_id=op["operation_id"])
         expect_error(g, "INVALID_REQUEST", g.get("request_id"))
+        g, _ = sa.call("get_operation", rid, operation_id="op_00000000000000000000000000000000")
+        expect_error(g, "INVALID_REQUEST", rid)
+        g, _ = sa.call("cancel_operation", rid, operation_id=op["operation_id"])
+        expect_error(g, "CONFLICT", rid)
         c.close()
+
+    @check("§4.4 cancel_operation: cancellation_requested, then cancelled or succeeded, never both")
+    def _():
+        c = Conn(path)
+        sa = Session(c, ["async_operations", "cancellation"])
+        expect("cancellation" in sa.info["capabilities"], "capabilities %r" % sa.info["capabilities"])
+        rid = str(uuid.uuid4())
+        b, _ = sa.execute("create_alert", {"symbol": "CANCEL", "price": 5}, rid)
+        expect(b.get("status") == "accepted", "status %r (%r)" % (b.get("status"), b))
+        op = json.loads(b["data"])["operation_id"]
+        g, _ = sa.call("cancel_operation", rid, operation_id=op)
+        if g.get("status") == "error":
+            expect_error(g, "CONFLICT", rid)  # it had already succeeded
+        else:
+            expect(data_of(g, rid) == {"operation_id": op, "state": "cancellation_requested"}, "answer %r" % (g,))
+        deadline = time.time() + 10
+        while True:
+            st = data_of(sa.call("get_operation", rid, operation_id=op)[0], rid)
+            if st["state"] not in ("queued", "running"):
+                break
+            expect(time.time() < deadline, "operation still %s" % st["state"])
+            time.sleep(0.05)
+        listed = inline_value(sa.execute("list_alerts", {"symbol": "CANCEL"})[0])["alerts"]
+        if st["state"] == "cancelled":
+            expect(listed == [], "a cancelled operation left alerts %r" % listed)
+        else:
+            expect(st["state"] == "succeeded" and len(listed) == 1, "state %r, alerts %r" % (st, listed))
+        c.close()
+
+    @check("binding §2 a client that closes with a write running does not cancel it")
+    def _():
+        c = Conn(path)
+        sc = Session(c)
+        b = sc.common()
+        b.update(tool_name="create_alert", args=json.dumps({"symbol": "CLOSED", "price": 9}))
+        c.send(call_frame(c.request_number(), "execute_tool", b))
+        time.sleep(0.05)
+        c.close()
+        c = Conn(path)
+        sc.conn = c
+        deadline = time.time() + 10
+        while True:  # no retry yet: the alert must appear on its own
+            listed = inline_value(sc.execute("list_alerts", {"symbol": "CLOSED"})[0])["alerts"]
+            if listed or time.time() > deadline:
+                break
+            time.sleep(0.05)
+        expect(len(listed) == 1, "alerts after the closed connection: %r" % listed)
+        again = inline_value(sc.execute("create_alert", {"symbol": "CLOSED", "price": 9}, b["request_id"])[0])
+        expect(again["alert_id"] == listed[0]["alert_id"], "retry %r, alert %r" % (again, listed))
+        c.close()
+
+    @check("binding §4 descriptors a client passes are discarded, the request is served")
+    def _():
+        c = Conn(path)
+        r, w = os.pipe()
+        try:
+            data = call_frame(1, "negotiate", {"consumer_versions": Ints([2]), "consumer_capabilities": "[]"})
+            c.sock.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [w]))])
+            ftype, request, b = c.read_answer()
+            expect(ftype == RESULT and request == 1, "answer %d/%d" % (ftype, request))
+            data_of(b)
+        finally:
+            os.close(w)
+            c.close()
+        # The server closed its copy: with ours closed, the pipe's reader sees end of file.
+        os.set_blocking(r, False)
+        try:
+            expect(os.read(r, 1) == b"", "the server kept the write end of the pipe")
+        except BlockingIOError:
+            raise CheckFailed("the server kept the write end of the pipe")
+        finally:
+            os.close(r)
+
+    @check("§8 a call without protocol_version is v1: only the read tools, no write runs")
+    def _():
+        c = Conn(path)
+        d = data_of(c.call("list_tools", {}))
+        expect(sorted(t["name"] for t in d["tools"]) == ["list_alerts"], "v1 tools %r" % d["tools"])
+        b = c.call("execute_tool", {"tool_name": "create_alert", "args": json.dumps({"symbol": "V1", "price": 1})})
+        expect(b.get("status") == "error" and b.get("error_code") == "TOOL_NOT_FOUND",
+               "v1 create_alert answered %r" % (b,))
+        expect(not {"protocol_version", "retryable", "request_id"} & set(b), "v1 answer with v2 keys: %r" % (b,))
+        c.close()
+        listed = inline_value(s.execute("list_alerts", {"symbol": "V1"})[0])["alerts"]
+        expect(listed == [], "v1 created %r" % listed)
 
     conn.close()
 
@@ -483,6 +575,52 @@ def main(path):
     @check("binding §3.1 trailing bytes after the Bundle: GoAway")
     def _():
         expect_goaway(path, frame(CALL, 1, good_payload + b"\x00"), "trailing byte")
+
+    @check("binding §6 a method of 65 bytes: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, string("m" * 65) + encode_section({})), "method of 65 bytes")
+
+    @check("binding §6 a Bundle key of 257 bytes: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, string("list_tools") + b"\x00\x01" + string("k" * 257) + b"\x03\x00"),
+                      "key of 257 bytes")
+
+    @check("binding §6 a Bundle of 257 entries: GoAway")
+    def _():
+        bundle = {"k%03d" % i: "v" for i in range(257)}
+        expect_goaway(path, frame(CALL, 1, string("list_tools") + encode_section(bundle)), "257 entries")
+
+    @check("binding §6 an int[] of 1025 elements: GoAway")
+    def _():
+        expect_goaway(path, frame(CALL, 1, string("negotiate") + encode_section({"v": Ints([2] * 1025)})),
+                      "int[] of 1025")
+
+    @check("binding §6 a Launch of an empty resolution ID: GoAway")
+    def _():
+        expect_goaway(path, frame(LAUNCH, 1, string("")), "empty resolution ID")
+
+    @check("binding §5 a client sending GoAway or Launched: GoAway")
+    def _():
+        expect_goaway(path, frame(GOAWAY, 0, string("bye")), "GoAway from the client")
+        expect_goaway(path, frame(LAUNCHED, 1, b"\x00\x00"), "Launched from the client")
+
+    @check("binding §2 reusing the number of a running request: GoAway")
+    def _():
+        c = Conn(path)
+        sc = Session(c)
+        b = sc.common()
+        b.update(tool_name="create_alert", args=json.dumps({"symbol": "REUSE", "price": 1}))
+        n = c.request_number()
+        c.send(call_frame(n, "execute_tool", b) + call_frame(n, "list_tools", sc.common()))
+        try:
+            while True:
+                ftype, request, _ = c.read_frame()
+                if ftype == GOAWAY:
+                    break
+                expect(ftype == RESULT and request == n, "frame %d/%d" % (ftype, request))
+        except Closed:
+            raise CheckFailed("the connection closed without GoAway")
+        c.close()
 
     @check("binding §5 after all that the server still serves")
     def _():

@@ -12,7 +12,8 @@
 //     handshake, list_tools, a read, a write retried under its request
 //     ID, the request ID reused with other arguments, malformed frames,
 //     an unknown method, confirmation, the error shape, rate limiting,
-//     background operations);
+//     background operations and their cancellation, descriptors a client
+//     passes, a connection closed with a write running, the v1 subset);
 //   - contract_test.go: builds and starts alertsd on a temporary socket
 //     and runs consumer_check.py against it.
 //
