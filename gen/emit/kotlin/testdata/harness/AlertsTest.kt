@@ -40,6 +40,9 @@ import org.robolectric.annotation.SQLiteMode
 
 val caller = CetpCallerIdentity(10001, listOf(CetpCallerPackage("com.example.agent", setOf("ab".repeat(32)))))
 
+/** alertsDb is the one in-memory database of every Alerts, kept open. */
+val alertsDb: SQLiteDatabase by lazy { SQLiteDatabase.create(null) }
+
 /** Alerts is a test Provider over the generated alerts base class. */
 class Alerts : AlertToolProviderBase() {
     val granted = mutableSetOf<String>()
@@ -50,7 +53,7 @@ class Alerts : AlertToolProviderBase() {
     var listThrows: Exception? = null
     var createThrows: Exception? = null
 
-    override val durableStore: AlertToolProviderStore by lazy { AlertToolProviderStore(SQLiteDatabase.create(null)) }
+    override val durableStore: AlertToolProviderStore by lazy { AlertToolProviderStore(alertsDb) }
     override val mutationExecutor = CetpMutationExecutor { _, mutation -> mutation() }
     override fun confirmationIntent(request: CetpProviderRequest, resolutionId: String): PendingIntent =
         PendingIntent.getActivity(RuntimeEnvironment.getApplication(), 0, Intent("com.example.app.CONFIRM"), PendingIntent.FLAG_IMMUTABLE)
