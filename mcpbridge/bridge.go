@@ -29,7 +29,9 @@ type Options struct {
 	// past it (consumer.Options.ProviderID).
 	ProviderID string
 	// CallTimeout bounds one tools/call, waits for the Provider's UI and
-	// background operations included; it defaults to DefaultCallTimeout.
+	// background operations included; it defaults to DefaultCallTimeout,
+	// and a negative value leaves calls unbounded (the host may still
+	// cancel them).
 	CallTimeout time.Duration
 	// MaxResultBytes caps the result value returned to the host, inline or
 	// read from a file result; a larger one is a tool error of the bridge
@@ -59,7 +61,7 @@ type Options struct {
 
 // withDefaults fills the zero fields of o.
 func (o Options) withDefaults() Options {
-	if o.CallTimeout <= 0 {
+	if o.CallTimeout == 0 {
 		o.CallTimeout = DefaultCallTimeout
 	}
 	if o.MaxResultBytes <= 0 {
@@ -107,7 +109,9 @@ func New(t consumer.Transport, opt Options) *Bridge {
 	copt := opt.Consumer
 	copt.ProviderID = opt.ProviderID
 	copt.LaunchResolutions = false
-	copt.Timeout = opt.CallTimeout
+	if opt.CallTimeout > 0 {
+		copt.Timeout = opt.CallTimeout
+	}
 	if copt.MaxResultBytes <= 0 {
 		copt.MaxResultBytes = consumer.DefaultMaxResultBytes
 	}

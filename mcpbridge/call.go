@@ -48,8 +48,11 @@ func arguments(raw json.RawMessage) json.RawMessage {
 // request ends a synchronous call (the CETP client tells the Provider)
 // and cancels a background operation through the Provider.
 func (c *call) run(ctx context.Context) *mcp.CallToolResult {
-	ctx, cancel := context.WithTimeout(ctx, c.b.opt.CallTimeout)
-	defer cancel()
+	if c.b.opt.CallTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.b.opt.CallTimeout)
+		defer cancel()
+	}
 	c.b.opt.Logger.Info("tools/call", "tool", c.tool, "request_id", c.requestID)
 	v, op, err := c.b.client.StartTool(ctx, c.requestID, c.tool, c.args)
 	if e, ok := confirmation(err); ok {

@@ -35,7 +35,10 @@ func Command() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the Provider's tools to an MCP host over stdio, with CETP's confirmation, exactly-once and result checks",
-		Args:  cobra.NoArgs,
+		Long: "Serve the tools of the Provider at --socket to an MCP host on stdin and stdout, until the host closes stdin.\n" +
+			"Confirmations are asked in the Provider's own UI; each tools/call is one CETP request ID; every result is verified.\n" +
+			"For this command --timeout bounds each tools/call, not the command (0: calls are unbounded). The log goes to stderr. See docs/mcp.md.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return serve(cmd, opt)
 		},
@@ -58,8 +61,11 @@ func serve(cmd *cobra.Command, opt Options) error {
 		return fmt.Errorf("no Provider socket: pass --%s or set %s", cetpcmd.SocketFlag, cetpcmd.SocketEnv)
 	}
 	opt.ProviderID, _ = cmd.Flags().GetString(cetpcmd.ProviderIDFlag)
-	if d, _ := cmd.Flags().GetDuration(cetpcmd.TimeoutFlag); d > 0 {
+	switch d, _ := cmd.Flags().GetDuration(cetpcmd.TimeoutFlag); {
+	case d > 0:
 		opt.CallTimeout = d
+	case cmd.Flags().Changed(cetpcmd.TimeoutFlag):
+		opt.CallTimeout = -1
 	}
 	opt.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil)).With("program", "cetp mcp")
 	t := Dial(socket)
