@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -120,6 +121,30 @@ func BenchmarkMCPOnlyCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer func() { cs.Close(); ss.Wait() }()
+	params := &mcp.CallToolParams{Name: "get_quote", Arguments: json.RawMessage(`{}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+			b.Fatalf("tools/call: %v %+v", err, res)
+		}
+	}
+}
+
+// BenchmarkBinaryCall is one tools/call through the cetp binary's `cetp
+// mcp`, a process of its own on the MCP client's pipes, as a host runs it,
+// on the same socket.
+func BenchmarkBinaryCall(b *testing.B) {
+	dir := b.TempDir()
+	if out, err := exec.Command("go", "build", "-o", dir+"/", "github.com/cetpgen/cetpgen/cmd/cetp").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(filepath.Join(dir, "cetp"), "mcp", "--socket", serveQuote(b), "--refresh", "-1s")
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
 	params := &mcp.CallToolParams{Name: "get_quote", Arguments: json.RawMessage(`{}`)}
 	b.ReportAllocs()
 	for b.Loop() {
