@@ -251,11 +251,9 @@ func (t *Transport) abandonReading(ctx context.Context, id uint32, p *pending) e
 	t.mu.Lock()
 	_, waiting := t.pending[id]
 	delete(t.pending, id)
-	last := t.passReadingLocked()
+	next := t.passReadingLocked()
 	t.mu.Unlock()
-	if last {
-		t.end(ErrClosed)
-	}
+	t.follow(next)
 	if waiting {
 		go t.sendCancel(id)
 	}
@@ -266,29 +264,73 @@ func (t *Transport) abandonReading(ctx context.Context, id uint32, p *pending) e
 // waiting, if any.
 func (t *Transport) passReading() {
 	t.mu.Lock()
-	last := t.passReadingLocked()
+	next := t.passReadingLocked()
 	t.mu.Unlock()
-	if last {
-		t.end(ErrClosed)
-	}
+	t.follow(next)
 }
 
-// passReadingLocked is passReading with t.mu held. It reports whether the
-// caller, the last reader of a Transport being closed, must end the
-// connection.
-func (t *Transport) passReadingLocked() bool {
+// afterReading is what the caller giving up the reading must do next.
+type afterReading int
+
+const (
+	passedOn  afterReading = iota // nothing: a waiting caller reads, or nobody needs to
+	mustEnd                       // end the connection: Close is waiting for the last reader
+	mustDrain                     // go on reading in the background: see passReadingLocked
+)
+
+// passReadingLocked is passReading with t.mu held, by the caller holding
+// the reading. With nobody waiting, the reading stays taken while the
+// framer holds part of a frame or descriptors arrived: a late answer's
+// descriptor must be closed now, not at the next call.
+func (t *Transport) passReadingLocked() afterReading {
 	if t.err != nil {
-		return false
+		return passedOn
 	}
 	for _, q := range t.pending {
 		q.lead <- struct{}{}
-		return false
+		return passedOn
 	}
-	if t.closing {
-		return true
+	switch {
+	case t.closing:
+		return mustEnd
+	case t.in.start < t.in.end || len(t.fr.queue) > 0:
+		return mustDrain
 	}
 	t.reading = false
-	return false
+	return passedOn
+}
+
+// follow does what next says.
+func (t *Transport) follow(next afterReading) {
+	switch next {
+	case mustEnd:
+		t.end(ErrClosed)
+	case mustDrain:
+		go t.drain()
+	}
+}
+
+// drain reads the frames that nobody waits for, closing their
+// descriptors, until the framer and the descriptor queue are empty or a
+// caller waits; then it passes the reading on.
+func (t *Transport) drain() {
+	for {
+		f, err := t.in.next()
+		if err == nil {
+			_, err = t.deliver(f, 0)
+		}
+		if err != nil {
+			t.end(err)
+			return
+		}
+		t.mu.Lock()
+		next := t.passReadingLocked()
+		t.mu.Unlock()
+		if next != mustDrain {
+			t.follow(next)
+			return
+		}
+	}
 }
 
 // register assigns a request number that is neither 0 nor pending.
@@ -313,18 +355,16 @@ func (t *Transport) forget(id uint32) bool {
 	t.mu.Lock()
 	p, ok := t.pending[id]
 	delete(t.pending, id)
-	last := false
+	next := passedOn
 	if ok {
 		select {
 		case <-p.lead:
-			last = t.passReadingLocked()
+			next = t.passReadingLocked()
 		default:
 		}
 	}
 	t.mu.Unlock()
-	if last {
-		t.end(ErrClosed)
-	}
+	t.follow(next)
 	return ok
 }
 

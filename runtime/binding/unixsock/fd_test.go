@@ -3,6 +3,7 @@ package unixsock_test
 import (
 	"context"
 	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -65,7 +66,7 @@ func waitFDs(t *testing.T, want int) {
 	deadline := time.Now().Add(5 * time.Second)
 	for openFDs() > want {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d descriptors open, want at most %d", openFDs(), want)
+			t.Fatalf("%d descriptors open, want at most %d: %v", openFDs(), want, fdTargets())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -115,4 +116,15 @@ func TestRequestDescriptorRefused(t *testing.T) {
 	if _, err := tr.Call(context.Background(), protocol.MethodListTools, b); err == nil {
 		t.Fatal("a request with a descriptor was sent")
 	}
+}
+
+// fdTargets lists what this process's open descriptors refer to.
+func fdTargets() []string {
+	ents, _ := os.ReadDir("/proc/self/fd")
+	var out []string
+	for _, e := range ents {
+		target, _ := os.Readlink("/proc/self/fd/" + e.Name())
+		out = append(out, e.Name()+"->"+target)
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package unixsock
 import (
 	"context"
 	"errors"
+	"net"
 	"sync"
 	"testing"
 	"time"
@@ -75,4 +76,31 @@ func TestCloseWhileReading(t *testing.T) {
 			t.Fatalf("call after Close: %v", err)
 		}
 	}
+}
+
+// TestLeftoverDescriptorClosedWhileIdle proves that a descriptor which
+// arrived with the caller's answer, for a late answer whose bytes were
+// still arriving, is closed once those bytes arrive, with no further call
+// on the connection: the client goes on reading while a frame is partly
+// read or descriptors are queued.
+func TestLeftoverDescriptorClosedWhileIdle(t *testing.T) {
+	held, done := make(chan struct{}), make(chan struct{})
+	defer close(done)
+	tr, err := DialContext(context.Background(), fakeServer(t, func(c *net.UnixConn, req *frame) {
+		late := rawFrame(typeResult, req.id+1000, 1, 1, 'k', 0)
+		sendRaw(c, append(rawFrame(typeResult, req.id, 0, 0), late[:6]...), dupStdin(t))
+		<-held
+		c.Write(late[6:])
+		<-done
+	}), ClientOptions{Descriptors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	if _, err := tr.Call(context.Background(), "m", nil); err != nil {
+		t.Fatal(err)
+	}
+	queued := countFDs() // with the late answer's descriptor
+	close(held)
+	waitCount(t, queued-1)
 }
