@@ -7,11 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/cetpgen/cetpgen/internal/syncbuf"
 	"github.com/cetpgen/cetpgen/mcpbridge"
+	"github.com/cetpgen/cetpgen/runtime/binding/unixsock"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,16 +25,67 @@ type alertsd struct {
 	socket         string
 }
 
-// buildBinaries builds alertsd and cetp into a temporary directory.
+// built holds the binaries buildBinaries made, once per test process.
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+	out  []byte
+}
+
+// buildBinaries builds alertsd and cetp into a temporary directory, once
+// for every test of the process.
 func buildBinaries(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	out, err := exec.Command("go", "build", "-o", dir+"/",
-		"github.com/cetpgen/cetpgen/examples/alertsd", "github.com/cetpgen/cetpgen/cmd/cetp").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "mcpbridge-bin-"); built.err != nil {
+			return
+		}
+		built.out, built.err = exec.Command("go", "build", "-o", built.dir+"/",
+			"github.com/cetpgen/cetpgen/examples/alertsd", "github.com/cetpgen/cetpgen/cmd/cetp").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	return dir
+	return built.dir
+}
+
+// TestMain removes the binaries after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// TestLargeResultOverStdio: a result past the inline limit travels from
+// a Provider on a real socket as a file result (its descriptor passed
+// over the socket), is verified by the bridge and reaches the host whole
+// through the cetp binary's stdout. alertsd has no large result, so the
+// test Provider serves it.
+func TestLargeResultOverStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	bin := buildBinaries(t)
+	n := &counters{}
+	p := newProvider(t, testTools(n, 3<<20, 0), nil, "")
+	path := filepath.Join(t.TempDir(), "p.sock")
+	ln, err := unixsock.Listen(path, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- unixsock.Serve(ctx, ln, p, unixsock.Options{}) }()
+	defer func() { cancel(); <-done }()
+	s := startBridgeArgs(t, bin, "mcp", "--socket", path, "--max-result-bytes", "4194304")
+	res := s.callTool(t, context.Background(), "big", map[string]any{}, nil)
+	var v struct{ Blob string }
+	if err := json.Unmarshal([]byte(structured(t, res)), &v); err != nil || len(v.Blob) != 3<<20 || n.big.Load() != 1 {
+		t.Fatalf("large result: %v, %d bytes, %d runs\n%s", err, len(v.Blob), n.big.Load(), s.log)
+	}
 }
 
 // startAlertsd starts alertsd with a terminal on stdin (so that it asks
@@ -83,8 +136,15 @@ func eventually(t *testing.T, what string, cond func() bool, log *syncbuf.Buffer
 // the MCP SDK's client to it over the process's stdin and stdout.
 func startBridge(t *testing.T, bin, socket string) *session {
 	t.Helper()
+	return startBridgeArgs(t, bin, "mcp", "--socket", socket, "--provider-id", "com.example.app", "--timeout", "30s")
+}
+
+// startBridgeArgs runs the cetp binary with args and connects the MCP
+// SDK's client to it.
+func startBridgeArgs(t *testing.T, bin string, args ...string) *session {
+	t.Helper()
 	s := &session{log: &syncbuf.Buffer{}, changed: make(chan struct{}, 16)}
-	cmd := exec.Command(filepath.Join(bin, "cetp"), "mcp", "--socket", socket, "--provider-id", "com.example.app", "--timeout", "30s")
+	cmd := exec.Command(filepath.Join(bin, "cetp"), args...)
 	cmd.Stderr = s.log
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "v1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
