@@ -7,6 +7,7 @@ line per check; exits 1 when one fails."""
 import array
 import json
 import os
+import re
 import socket
 import struct
 import sys
@@ -29,6 +30,17 @@ ERROR_TABLE = {
 # binding-unix.md §8: the worked example.
 DOC_NEGOTIATE_HEX = ("000000430100000001096e65676f7469617465000215636f6e73756d65725f6361706162696c69746965"
                      "7303025b5d11636f6e73756d65725f76657273696f6e73040100000002")
+
+SENSITIVITIES = ("public", "personal", "financial", "health", "device", "other")
+
+# protocol.md §3.4: the seven annotations and their values.
+ANNOTATIONS = {
+    "effect": ("read", "create", "update", "delete", "transaction"),
+    "risk": ("low", "moderate", "high"),
+    "destructive": (True, False), "idempotent": (True, False), "open_world": (True, False),
+    "confirmation": ("never", "provider_policy", "always"),
+    "execution": ("sync", "sync_or_async"),
+}
 
 FAILURES = []
 
@@ -79,6 +91,22 @@ def expect_error(b, code, request_id=None, echo=True):
         json.loads(b["error_details"])
     if "retry_after_ms" in b:
         expect(type(b["retry_after_ms"]) in (Int, Long), "retry_after_ms is not an Int or Long")
+
+
+def check_descriptor(t, scopes):
+    """A listed tool as §3.1, §3.4 and binding §10 describe it."""
+    expect(re.fullmatch(r"[a-z][a-z0-9_]{0,63}", t["name"]), "tool name %r" % t["name"])
+    for k in ("input_schema", "output_schema"):
+        expect(isinstance(t.get(k), dict), "%s: %s %r" % (t["name"], k, t.get(k)))
+    expect(set(t["scopes"]) <= scopes, "%s: scopes %r outside the catalog" % (t["name"], t["scopes"]))
+    a = t["annotations"]
+    for k, values in ANNOTATIONS.items():
+        expect(k in a and any(a[k] is v if isinstance(v, bool) else a[k] == v for v in values),
+               "%s: annotation %s = %r" % (t["name"], k, a.get(k)))
+    if a["effect"] in ("delete", "transaction") or a["destructive"] or a["risk"] == "high":
+        expect(a["confirmation"] == "always", "%s needs confirmation always: %r" % (t["name"], a))
+    if a["effect"] == "read":
+        expect(not a["destructive"], "%s: a destructive read" % t["name"])
 
 
 def data_of(b, request_id=None):
@@ -204,7 +232,16 @@ def main(path):
     def _():
         b, rid = s.call("get_provider_info")
         d = data_of(b, rid)
-        expect(isinstance(d, dict) and d, "provider info %r" % (d,))
+        expect(d.get("provider_id") == state["provider_id"], "provider_id %r" % (d.get("provider_id"),))
+        expect(isinstance(d.get("description"), str), "description %r" % (d.get("description"),))
+        expect(d.get("schema_dialect") == "https://json-schema.org/draft/2020-12/schema",
+               "schema_dialect %r" % (d.get("schema_dialect"),))
+        expect(d.get("scopes"), "no scope catalog")
+        for sc in d["scopes"]:
+            expect(re.fullmatch(r"[a-z][a-z0-9_.-]{0,127}", sc["name"]), "scope name %r" % sc["name"])
+            expect(sc["access"] in ("read", "write"), "access %r" % sc["access"])
+            expect(sc["sensitivity"] in SENSITIVITIES, "sensitivity %r" % sc["sensitivity"])
+        state["scopes"] = {sc["name"] for sc in d["scopes"]}
 
     @check("§3.3 list_tools: revision and the four tools, sync_or_async listed as sync without the capability")
     def _():
@@ -216,6 +253,20 @@ def main(path):
         create = [t for t in d["tools"] if t["name"] == "create_alert"][0]
         expect(create["annotations"]["execution"] == "sync",
                "create_alert execution %r on a session without async_operations" % create["annotations"])
+        for t in d["tools"]:
+            check_descriptor(t, state["scopes"])
+        state["sync_revision"] = d["revision"]
+
+    @check("§3.3 list_tools with async_operations: sync_or_async, and another revision")
+    def _():
+        c = Conn(path)
+        sa = Session(c, ["async_operations"])
+        b, rid = sa.call("list_tools")
+        d = data_of(b, rid)
+        create = [t for t in d["tools"] if t["name"] == "create_alert"][0]
+        expect(create["annotations"]["execution"] == "sync_or_async", "create_alert %r" % create["annotations"])
+        expect(d["revision"] != state["sync_revision"], "one revision %r for two listings" % d["revision"])
+        c.close()
 
     @check("§4.2 a read call answers inline data")
     def _():
@@ -248,6 +299,21 @@ def main(path):
         expect_error(b, "INVALID_REQUEST", rid)
         listed = inline_value(s.execute("list_alerts", {})[0])["alerts"]
         expect(len(listed) == 1, "alerts: %r" % listed)
+
+    @check("§6 the same request ID for another tool is INVALID_REQUEST")
+    def _():
+        rid = state["create_rid"]
+        b, _ = s.execute("update_alert", {"alert_id": state["alert_id"], "price": 1700}, rid)
+        expect_error(b, "INVALID_REQUEST", rid)
+
+    @check("§6 an idempotent update is deduplicated too: the retry answers the stored result")
+    def _():
+        rid = str(uuid.uuid4())
+        args = {"alert_id": state["alert_id"], "note": "first"}
+        first = inline_value(s.execute("update_alert", args, rid)[0], rid)
+        time.sleep(0.02)
+        again = inline_value(s.execute("update_alert", args, rid)[0], rid)
+        expect(again == first, "retry answered %r, first %r" % (again, first))
 
     @check("§4 an unknown method is METHOD_NOT_FOUND")
     def _():
@@ -318,6 +384,8 @@ def main(path):
                "a Launched error echoes request fields: %r" % (again,))
         b, _ = s.execute("delete_alert", args, rid, resume_token=token)
         expect_error(b, "USER_CANCELLED", rid)
+        b, _ = s.execute("delete_alert", args, rid, resume_token=token)
+        expect(b.get("status") == "error", "the used resume_token answered %r" % (b,))
         listed = inline_value(s.execute("list_alerts", {})[0])["alerts"]
         expect([a["alert_id"] for a in listed] == [state["alert_id"]], "alerts after a denial: %r" % listed)
 
@@ -622,10 +690,57 @@ def main(path):
             raise CheckFailed("the connection closed without GoAway")
         c.close()
 
+    @check("binding §6 a UID's 17th connection is closed at once; the 16 others serve")
+    def _():
+        # Connections of earlier checks may take a moment to leave the
+        # server's count: an early refusal is tried again, a late one never.
+        for attempt in range(3):
+            time.sleep(0.2 * (attempt + 1))
+            conns = []
+            try:
+                for _ in range(16):
+                    conns.append(Conn(path))
+                served = 0
+                for c in conns:
+                    try:
+                        Session(c)
+                        served += 1
+                    except (Closed, OSError):
+                        break
+                extra = Conn(path)
+                conns.append(extra)
+                try:
+                    extra.send(call_frame(1, "negotiate", {"consumer_versions": Ints([2]),
+                                                           "consumer_capabilities": "[]"}))
+                    extra.read_answer()
+                    refused = False
+                except (Closed, OSError):
+                    refused = True
+            finally:
+                for c in conns:
+                    c.close()
+            if served == 16:
+                break
+        expect(served == 16, "only %d of 16 connections served" % served)
+        expect(refused, "a 17th connection of one UID was served")
+
     @check("binding §5 after all that the server still serves")
     def _():
+        # The 17 connections just closed leave the server's count as it
+        # reads their end: a reset within that moment is tried again.
+        deadline = time.time() + 3
+        while True:
+            c = Conn(path)
+            try:
+                sv = Session(c)
+                break
+            except (Closed, OSError):
+                expect(time.time() < deadline, "no connection served")
+                time.sleep(0.05)
+            finally:
+                c.close()
         c = Conn(path)
-        sv = Session(c)
+        sv.conn = c
         inline_value(sv.execute("list_alerts", {})[0])
         c.close()
 
