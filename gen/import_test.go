@@ -15,7 +15,7 @@ var stageRank = []struct {
 	prefix string // a package and those below it; with a trailing "/", only those below
 	rank   int
 }{
-	{"gen/source", 0}, {"schema", 0}, {"templates", 0}, {"gen/internal/synth", 0}, {"gen/internal/par", 0},
+	{"gen/source", 0}, {"schema", 0}, {"templates", 0}, {"gen/internal/synth", 0}, {"gen/internal/par", 0}, {"gen/internal/schemaref", 0},
 	{"gen/internal/synth/synthspec", 1},
 	{"gen/diag", 1},
 	{"gen/spec", 2},

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/cetpgen/cetpgen/gen/internal/schemaref"
 	"github.com/cetpgen/cetpgen/runtime/jsonval"
 )
 
@@ -35,7 +36,7 @@ var typeBits = map[string]types{
 
 // builder builds the graph of one schema document.
 type builder struct {
-	r     *resolver
+	r     *schemaref.Index
 	byPtr map[string]*Node
 	nodes []*Node
 	any   *Node
@@ -44,7 +45,7 @@ type builder struct {
 // BuildGraph resolves and classifies a tool schema (the document doc of
 // the tool's side "input" or "output").
 func BuildGraph(doc any, tool, side string) *Graph {
-	b := &builder{r: newResolver(doc, defaultBase(tool, side)), byPtr: map[string]*Node{}}
+	b := &builder{r: schemaref.New(doc, defaultBase(tool, side)), byPtr: map[string]*Node{}}
 	root := b.node("")
 	return &Graph{Root: root, Nodes: b.nodes}
 }
@@ -56,12 +57,19 @@ func (b *builder) node(ptr string) *Node {
 	if n, ok := b.byPtr[ptr]; ok {
 		return n
 	}
-	v, _ := valueAt(b.r.root, ptr)
+	v, _ := schemaref.ValueAt(b.r.Root, ptr)
 	n := &Node{Ptr: ptr, Value: v}
 	b.byPtr[ptr] = n
 	b.nodes = append(b.nodes, n)
 	b.classify(n)
 	return n
+}
+
+// resolve resolves the reference ref of the subschema at ptr to the
+// pointer of its target.
+func (b *builder) resolve(ptr, ref string) (string, bool) {
+	target, err := b.r.Resolve(b.r.Base(ptr), ref)
+	return target, err == nil
 }
 
 // anyNode is the node of a value the schema leaves unconstrained (no
@@ -83,7 +91,7 @@ func (b *builder) classify(n *Node) {
 		return
 	}
 	if ref := refOf(obj); ref != "" {
-		if ptr, ok := b.r.resolve(b.r.base(n.Ptr), ref); ok {
+		if ptr, ok := b.resolve(n.Ptr, ref); ok {
 			if target := b.node(ptr); !leadsTo(target, n) {
 				n.Kind, n.Target = KindRef, target
 			}
@@ -174,19 +182,19 @@ func typeOfValue(v any) types {
 // deref follows "$ref" chains syntactically from the subschema at ptr
 // (at most 32 steps) and returns where it ends and its schema.
 func (b *builder) deref(ptr string) (string, any) {
-	v, _ := valueAt(b.r.root, ptr)
+	v, _ := schemaref.ValueAt(b.r.Root, ptr)
 	for range 32 {
 		obj, ok := v.(map[string]any)
 		ref := refOf(obj)
 		if !ok || ref == "" {
 			break
 		}
-		next, ok := b.r.resolve(b.r.base(ptr), ref)
+		next, ok := b.resolve(ptr, ref)
 		if !ok {
 			break
 		}
 		ptr = next
-		v, _ = valueAt(b.r.root, ptr)
+		v, _ = schemaref.ValueAt(b.r.Root, ptr)
 	}
 	return ptr, v
 }
@@ -384,7 +392,7 @@ func (b *builder) object(n *Node, ptr string, obj map[string]any) {
 		n.Props = append(n.Props, &Prop{Name: name, Required: req[name]})
 	}
 	for _, p := range n.Props {
-		p.Node = b.node(ptr + "/properties/" + escapePtr(p.Name))
+		p.Node = b.node(ptr + "/properties/" + schemaref.Escape(p.Name))
 	}
 	if policy == ExtraTyped {
 		n.ExtraNode = b.node(extraPtr)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cetpgen/cetpgen/gen/internal/schemaref"
 	"github.com/cetpgen/cetpgen/runtime/cetpcli"
 )
 
@@ -154,7 +155,7 @@ func (nm *namer) ref(t *Tool, target *Node) {
 	}
 	last, ktLast := "Root", "Root"
 	if target.Ptr != "" {
-		last, ktLast = exportName(lastToken(target.Ptr)), kotlinExport(lastToken(target.Ptr))
+		last, ktLast = exportName(schemaref.LastToken(target.Ptr)), kotlinExport(schemaref.LastToken(target.Ptr))
 	}
 	what := fmt.Sprintf("the schema at %q of %s", "#"+target.Ptr, t.Name)
 	switch target.Kind {
@@ -174,7 +175,7 @@ func (nm *namer) late(t *Tool, target *Node) {
 	case !nm.seen[target] || target.Declared:
 		return
 	case target.Kind == KindArray || target.Kind == KindMap || target.Kind == KindTuple:
-		last := lastToken(target.Ptr)
+		last := schemaref.LastToken(target.Ptr)
 		nm.declare(target, t.Names.GoMethod+exportName(last), t.Names.KotlinObject+kotlinExport(last), fmt.Sprintf("the schema at %q of %s", "#"+target.Ptr, t.Name))
 		nm.decls = append(nm.decls, target)
 	}
@@ -234,8 +235,8 @@ func (nm *namer) variants(t *Tool, n *Node) {
 // branch's one type, or VariantN.
 func variantName(v *Variant, i int, export func(string) string) string {
 	if obj := v.Node.Obj(); obj != nil {
-		if ref := refOf(obj); ref != "" && lastToken(ref) != "" {
-			return export(lastToken(ref))
+		if ref := refOf(obj); ref != "" && schemaref.LastToken(ref) != "" {
+			return export(schemaref.LastToken(ref))
 		}
 	}
 	switch v.Node.Resolved().Kind {

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/cetpgen/cetpgen/gen/internal/schemaref"
 )
 
 // union classifies a schema by its "oneOf" or "anyOf" when every branch
@@ -115,7 +117,7 @@ func (b *builder) constValues(ptrs []string, prop string) ([]string, bool) {
 		if _, ok := props[prop]; !ok || !requiredSet(obj)[prop] {
 			return nil, false
 		}
-		_, pv := b.deref(at + "/properties/" + escapePtr(prop))
+		_, pv := b.deref(at + "/properties/" + schemaref.Escape(prop))
 		c, ok := constString(pv)
 		if !ok || slices.Contains(values, c) {
 			return nil, false
@@ -177,12 +179,12 @@ func (b *builder) firstPart(parts []string, t types) (string, map[string]any) {
 		tInteger: {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "enum", "const"},
 	}[t]
 	for _, ptr := range parts {
-		v, _ := valueAt(b.r.root, ptr)
+		v, _ := schemaref.ValueAt(b.r.Root, ptr)
 		if obj, ok := v.(map[string]any); ok && hasAny(obj, keys...) {
 			return ptr, obj
 		}
 	}
-	v, _ := valueAt(b.r.root, parts[0])
+	v, _ := schemaref.ValueAt(b.r.Root, parts[0])
 	obj, _ := v.(map[string]any)
 	return parts[0], obj
 }
@@ -200,12 +202,12 @@ func (b *builder) mergeObjects(n *Node, obj map[string]any, parts []string) {
 	where := map[string]string{}
 	req := map[string]bool{}
 	for _, ptr := range parts {
-		v, _ := valueAt(b.r.root, ptr)
+		v, _ := schemaref.ValueAt(b.r.Root, ptr)
 		o, _ := v.(map[string]any)
 		props, _ := o["properties"].(map[string]any)
 		for name := range props {
 			if _, seen := where[name]; !seen {
-				where[name] = ptr + "/properties/" + escapePtr(name)
+				where[name] = ptr + "/properties/" + schemaref.Escape(name)
 			}
 		}
 		maps.Copy(req, requiredSet(o))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cetpgen/cetpgen/gen/internal/schemaref"
 	"github.com/cetpgen/cetpgen/gen/source"
 	"gopkg.in/yaml.v3"
 )
@@ -131,20 +132,10 @@ func Pointer(tokens ...string) string {
 }
 
 // EscapeToken escapes one JSON pointer token ("~" -> "~0", "/" -> "~1").
-func EscapeToken(t string) string {
-	if !strings.ContainsAny(t, "~/") {
-		return t
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
-}
+func EscapeToken(t string) string { return schemaref.Escape(t) }
 
 // UnescapeToken reverses EscapeToken.
-func UnescapeToken(t string) string {
-	if !strings.Contains(t, "~") {
-		return t
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-}
+func UnescapeToken(t string) string { return schemaref.Unescape(t) }
 
 // Parent returns the pointer of the value that contains ptr ("" for the
 // root and for top-level values).

@@ -36,9 +36,8 @@ func checkSchema(doc *spec.Doc, ptr string, v any) diag.List {
 	if _, isBool := v.(bool); isBool {
 		return nil
 	}
-	scan := scanRefs(doc, ptr, v)
-	if len(scan.diags) > 0 {
-		return scan.diags
+	if l := checkRefs(doc, ptr, v); len(l) > 0 {
+		return l
 	}
 	if l := metaCheck(doc, ptr, v); len(l) > 0 {
 		return l

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/internal/schemaref"
 	"github.com/cetpgen/cetpgen/gen/spec"
 	"github.com/cetpgen/cetpgen/runtime/nearmatch"
 )
@@ -31,48 +32,12 @@ var keywords2020 = map[string]bool{
 	"contentEncoding": true, "contentMediaType": true, "contentSchema": true,
 }
 
-// Where subschemas sit: under one key, under each member of an object, or
-// under each item of an array.
-var (
-	schemaKeys    = []string{"additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
-	schemaMapKeys = []string{"properties", "patternProperties", "$defs", "dependentSchemas"}
-	schemaListKey = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
-)
-
-// eachSchema calls visit for the schema v at ptr and for every subschema
-// below it, in the places the 2020-12 applicators define. Values of other
-// keywords (enum, const, default, examples) are data, not schemas.
-func eachSchema(v any, ptr string, visit func(obj map[string]any, ptr string)) {
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return
-	}
-	visit(obj, ptr)
-	for _, k := range schemaKeys {
-		if child, ok := obj[k]; ok {
-			eachSchema(child, ptr+"/"+spec.EscapeToken(k), visit)
-		}
-	}
-	for _, k := range schemaMapKeys {
-		members, _ := obj[k].(map[string]any)
-		for name, child := range members {
-			eachSchema(child, ptr+"/"+spec.EscapeToken(k)+"/"+spec.EscapeToken(name), visit)
-		}
-	}
-	for _, k := range schemaListKey {
-		items, _ := obj[k].([]any)
-		for i, child := range items {
-			eachSchema(child, ptr+"/"+k+"/"+strconv.Itoa(i), visit)
-		}
-	}
-}
-
 // schemaLints are the checks of one tool schema that JSON Schema itself
 // does not make: unknown keywords (warnings) and required members that
 // additionalProperties: false forbids (errors).
 func schemaLints(doc *spec.Doc, ptr string, v any) diag.List {
 	var l diag.List
-	eachSchema(v, ptr, func(obj map[string]any, at string) {
+	schemaref.Walk(v, ptr, func(obj map[string]any, at string) {
 		l.Add(unknownKeywords(doc, obj, at)...)
 		l.Add(impossibleRequired(doc, obj, at)...)
 	})

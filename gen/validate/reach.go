@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/internal/schemaref"
 	"github.com/cetpgen/cetpgen/gen/spec"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
@@ -24,7 +25,7 @@ func requestBytes(p *spec.Provider) int64 {
 // Consumer can ever send it.
 func unreachableBounds(doc *spec.Doc, input any, limit int64) diag.List {
 	var l diag.List
-	eachSchema(input, "/input_schema", func(obj map[string]any, ptr string) {
+	schemaref.Walk(input, "/input_schema", func(obj map[string]any, ptr string) {
 		for _, b := range []struct {
 			keyword string
 			bytes   func(n *big.Int) *big.Int
