@@ -222,6 +222,7 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         val token = request.resumeToken
         if (token == null) {
             val issued = store.tokens.issue(request)
+                ?: return AlertToolProviderConfirmation.Limited("Too many pending confirmations for this caller")
             return AlertToolProviderConfirmation.Required(confirmationIntent(request, issued.resolutionId), issued.token,
                 "The Provider needs the user's confirmation")
         }
@@ -446,6 +447,7 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         )
         is AlertToolProviderConfirmation.Rejected -> CetpAccessDecision.Denied(message = c.message, errorCode = "USER_CANCELLED")
         is AlertToolProviderConfirmation.Invalid -> CetpAccessDecision.Denied(message = c.message, errorCode = "INVALID_REQUEST")
+        is AlertToolProviderConfirmation.Limited -> CetpAccessDecision.Denied(message = c.message, errorCode = "RATE_LIMITED")
     }
 
     /**

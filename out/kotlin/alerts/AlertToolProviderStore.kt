@@ -39,6 +39,8 @@ import kotlinx.serialization.json.longOrNull
  * SQLite transaction.
  *
  * [clock] is the time source, in Unix milliseconds; tests inject one.
+ * [maxPendingTokens] bounds the unused, unexpired resume tokens of one
+ * caller, so that a caller cannot fill the database with confirmations.
  * [idempotencyWindowMillis] is how long a stored result is served again
  * (the spec's idempotency_window_seconds); after it a reused request ID
  * gets RESULT_EXPIRED while its tombstone lasts ([tombstoneMillis]).
@@ -48,6 +50,7 @@ class AlertToolProviderStore(
     val providerId: String = "com.example.app",
     val idempotencyWindowMillis: Long = 86400000L,
     val resumeTtlMillis: Long = 600_000L,
+    val maxPendingTokens: Int = 64,
     val tombstoneMillis: Long = 30L * 86_400_000L,
     val clock: () -> Long = { System.currentTimeMillis() },
 ) {
@@ -265,8 +268,15 @@ class AlertToolProviderStore(
      * confirm flow does the rest.
      */
     inner class Tokens {
-        /** issue stores a fresh, pending token for the request. */
-        fun issue(request: CetpProviderRequest): Issued {
+        /**
+         * issue stores a fresh, pending token for the request, or returns
+         * null when the caller already holds [maxPendingTokens] unused,
+         * unexpired ones (RATE_LIMITED until some are used or expire).
+         */
+        fun issue(request: CetpProviderRequest): Issued? {
+            val held = db.rawQuery("SELECT count(*) FROM cetp_token WHERE caller_key = ? AND used = 0 AND expires_at > ?",
+                arrayOf(request.caller.stableKey, clock().toString())).use { c -> if (c.moveToFirst()) c.getLong(0) else 0L }
+            if (held >= maxPendingTokens) return null
             val token = randomText(32)
             val resolution = "cetp-confirm-" + randomText(16)
             db.insertOrThrow("cetp_token", null, ContentValues().apply {

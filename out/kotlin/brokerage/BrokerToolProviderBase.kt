@@ -253,6 +253,7 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         val token = request.resumeToken
         if (token == null) {
             val issued = store.tokens.issue(request)
+                ?: return BrokerToolProviderConfirmation.Limited("Too many pending confirmations for this caller")
             return BrokerToolProviderConfirmation.Required(confirmationIntent(request, issued.resolutionId), issued.token,
                 "The Provider needs the user's confirmation")
         }
@@ -497,6 +498,7 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         )
         is BrokerToolProviderConfirmation.Rejected -> CetpAccessDecision.Denied(message = c.message, errorCode = "USER_CANCELLED")
         is BrokerToolProviderConfirmation.Invalid -> CetpAccessDecision.Denied(message = c.message, errorCode = "INVALID_REQUEST")
+        is BrokerToolProviderConfirmation.Limited -> CetpAccessDecision.Denied(message = c.message, errorCode = "RATE_LIMITED")
     }
 
     private companion object {

@@ -186,4 +186,10 @@ sealed class BrokerToolProviderConfirmation {
      * INVALID_REQUEST.
      */
     data class Invalid(val message: String) : BrokerToolProviderConfirmation()
+
+    /**
+     * Limited means the caller has too many pending confirmations; the call
+     * fails with RATE_LIMITED until earlier ones are used or expire.
+     */
+    data class Limited(val message: String) : BrokerToolProviderConfirmation()
 }

@@ -277,6 +277,7 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         val token = request.resumeToken
         if (token == null) {
             val issued = store.tokens.issue(request)
+                ?: return FitnessToolProviderConfirmation.Limited("Too many pending confirmations for this caller")
             return FitnessToolProviderConfirmation.Required(confirmationIntent(request, issued.resolutionId), issued.token,
                 "The Provider needs the user's confirmation")
         }
@@ -563,6 +564,7 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         )
         is FitnessToolProviderConfirmation.Rejected -> CetpAccessDecision.Denied(message = c.message, errorCode = "USER_CANCELLED")
         is FitnessToolProviderConfirmation.Invalid -> CetpAccessDecision.Denied(message = c.message, errorCode = "INVALID_REQUEST")
+        is FitnessToolProviderConfirmation.Limited -> CetpAccessDecision.Denied(message = c.message, errorCode = "RATE_LIMITED")
     }
 
     /**

@@ -186,4 +186,10 @@ sealed class FitnessToolProviderConfirmation {
      * INVALID_REQUEST.
      */
     data class Invalid(val message: String) : FitnessToolProviderConfirmation()
+
+    /**
+     * Limited means the caller has too many pending confirmations; the call
+     * fails with RATE_LIMITED until earlier ones are used or expire.
+     */
+    data class Limited(val message: String) : FitnessToolProviderConfirmation()
 }

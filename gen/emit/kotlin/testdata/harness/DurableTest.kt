@@ -283,6 +283,14 @@ class DurableTest {
         c.check("declined token is single-use", s.call(s.request("delete_alert", delete, "r-3", token = ask3.token)).code == "INVALID_REQUEST")
         c.check("nothing ran for expired or declined calls", s.runs.get() == 3, "runs ${s.runs}")
 
+        val quota = AlertToolProviderStore(s.db, maxPendingTokens = 2, clock = { s.clock.get() })
+        val q = s.request("delete_alert", delete, "q-1", stranger)
+        val issued = listOf(quota.tokens.issue(q), quota.tokens.issue(q.copy(requestId = "q-2")), quota.tokens.issue(q.copy(requestId = "q-3")))
+        c.check("a caller's pending tokens are bounded", issued[0] != null && issued[1] != null && issued[2] == null)
+        c.check("the bound is per caller", quota.tokens.issue(s.request("delete_alert", delete, "q-4")) != null)
+        s.clock.addAndGet(s.store.resumeTtlMillis)
+        c.check("expired tokens free the quota", quota.tokens.issue(q.copy(requestId = "q-5")) != null)
+
         s.policyAsks = true
         val policy = s.call(s.request("create_alert", CREATE, "r-4"))
         c.check("provider_policy may ask through the same flow", policy.token != null && s.runs.get() == 3)
