@@ -1,10 +1,14 @@
 """An independent CETP v2 Consumer, written only from docs/binding-unix.md,
 docs/protocol.md and docs/consumer.md, run against the price-alert Provider
 (examples/alertsd, tools of specs/alerts). Each check asserts what those
-docs promise, nothing more. Usage: consumer_check.py SOCKET. Prints one
-line per check; exits 1 when one fails."""
+docs promise, nothing more. Usage: consumer_check.py SOCKET [SOCKET2]:
+SOCKET is an alertsd with a work delay (so that writes overlap), SOCKET2
+one without and with a fresh store, for the large-result checks. Prints
+one line per check; exits 1 when one fails."""
 
 import array
+import fcntl
+import hashlib
 import json
 import os
 import re
@@ -14,7 +18,7 @@ import sys
 import time
 import uuid
 
-from cetp_wire import (CALL, CANCEL, GOAWAY, LAUNCH, LAUNCHED, RESULT, Closed, Conn, Int, Ints, Long, Reader, Resolution,
+from cetp_wire import (CALL, CANCEL, GOAWAY, LAUNCH, LAUNCHED, RESULT, Closed, Conn, Fd, Int, Ints, Long, Reader, Resolution,
                        call_frame, encode_section, frame, string)
 
 # The §5 table of docs/protocol.md: code -> retryable (None: depends).
@@ -176,7 +180,88 @@ def expect_goaway(path, data, what):
         c.close()
 
 
-def main(path):
+def read_file_result(b, request_id, limit):
+    """A file result of binding §10: checks the declared size against a
+    local cap, reads at most size_bytes + 1 bytes, compares size and
+    SHA-256, closes the descriptor, and returns the parsed JSON (the
+    tool's output)."""
+    fd = b.get("result_fd")
+    expect(isinstance(fd, Fd), "no result_fd descriptor: %r" % ({k: v for k, v in b.items() if k != "data"},))
+    try:
+        d = data_of(b, request_id)
+        expect(d.get("kind") == "file" and d.get("media_type") == "application/json", "file data %r" % d)
+        size, digest = d["size_bytes"], d["sha256"]
+        expect(limit < size <= 64 * 1024 * 1024, "size_bytes %r" % size)
+        expect(re.fullmatch(r"[0-9a-f]{64}", digest), "sha256 %r" % digest)
+        expect(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY, "the descriptor is not read-only")
+        got = bytearray()
+        while len(got) <= size:
+            chunk = os.read(fd, size + 1 - len(got))
+            if not chunk:
+                break
+            got += chunk
+    finally:
+        os.close(fd)
+    expect(len(got) == size, "read %d bytes, size_bytes %d" % (len(got), size))
+    expect(hashlib.sha256(got).hexdigest() == digest, "sha256 mismatch")
+    return json.loads(got)
+
+
+def check_large_results(path):
+    """§4.5 against a daemon without work delay and a fresh store: a
+    listing past max_inline_result_bytes."""
+    c = Conn(path)
+    big = Session(c, ["large_results"])
+    small = Session(c)
+    limit = big.info["limits"]["max_inline_result_bytes"]
+    state = {}
+
+    @check("§4.5 a listing past max_inline_result_bytes: RESULT_TOO_LARGE without large_results")
+    def _():
+        expect("large_results" in big.info["capabilities"], "capabilities %r" % big.info["capabilities"])
+        # 200 alerts with notes of 200 "<" (which JSON writers may escape)
+        # make one page of list_alerts pass the minimum boundary, 262144.
+        for i in range(200):
+            a = inline_value(small.execute("create_alert", {"symbol": "BIG%d" % i, "price": 1})[0])
+            inline_value(small.execute("update_alert", {"alert_id": a["alert_id"], "note": "<" * 200})[0])
+        b, rid = small.execute("list_alerts", {"page_size": 200})
+        if b.get("status") == "success":
+            raise CheckFailed("a listing of %d bytes stayed inline; this check needs one past %d"
+                              % (len(b["data"].encode()), limit))
+        expect_error(b, "RESULT_TOO_LARGE", rid)
+        state["ready"] = True
+
+    @check("§4.5 with large_results: a read-only descriptor whose size and SHA-256 match")
+    def _():
+        expect(state.get("ready"), "no large listing")
+        b, rid = big.execute("list_alerts", {"page_size": 200})
+        v = read_file_result(b, rid, limit)
+        expect(len(v["alerts"]) == 200, "%d alerts in the file" % len(v["alerts"]))
+        expect(not c.fds, "descriptors left queued: %r" % c.fds)
+        small_page = inline_value(big.execute("list_alerts", {"page_size": 5})[0])
+        expect(len(small_page["alerts"]) == 5, "a small page: %r" % small_page)
+
+    @check("binding §4 two file results in flight: each frame takes its own descriptor")
+    def _():
+        expect(state.get("ready"), "no large listing")
+        rids = {}
+        for _ in range(2):
+            n = c.request_number()
+            b = big.common()
+            b.update(tool_name="list_alerts", args=json.dumps({"page_size": 200}))
+            rids[n] = b["request_id"]
+            c.send(call_frame(n, "execute_tool", b))
+        for _ in range(2):
+            ftype, request, b = c.read_answer()
+            expect(ftype == RESULT and request in rids, "answer %d/%d" % (ftype, request))
+            v = read_file_result(b, rids.pop(request), limit)
+            expect(len(v["alerts"]) == 200, "%d alerts in the file" % len(v["alerts"]))
+        expect(not c.fds, "descriptors left queued: %r" % c.fds)
+
+    c.close()
+
+
+def main(path, large_path=None):
     state = {}
 
     @check("binding §8: the encoder writes the worked example's bytes")
@@ -744,6 +829,9 @@ def main(path):
         inline_value(sv.execute("list_alerts", {})[0])
         c.close()
 
+    if large_path:
+        check_large_results(large_path)
+
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1
@@ -751,4 +839,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(*sys.argv[1:3]))

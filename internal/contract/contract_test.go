@@ -14,11 +14,13 @@ import (
 	"github.com/cetpgen/cetpgen/internal/syncbuf"
 )
 
-// TestPythonConsumerAgainstAlertsd builds examples/alertsd, starts it on a
-// socket in a temporary directory with a fresh database (stdin not a
-// terminal, so its confirmations are denied), and runs the Python
-// Consumer written from docs/ against it. Every check of
-// consumer_check.py must report ok.
+// TestPythonConsumerAgainstAlertsd builds examples/alertsd, starts two of
+// them on sockets in a temporary directory, each with a fresh database
+// and stdin not a terminal (so confirmations are denied): one whose
+// create_alert works 300 ms, so that writes overlap and operations can be
+// followed, and one without delay for the large-result checks, which
+// write 400 times. It runs the Python Consumer written from docs/ against
+// them; every check of consumer_check.py must report ok.
 func TestPythonConsumerAgainstAlertsd(t *testing.T) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
@@ -29,17 +31,19 @@ func TestPythonConsumerAgainstAlertsd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go build alertsd: %v\n%s", err, out)
 	}
-	socket := filepath.Join(dir, "alerts.sock")
-	stderr := startAlertsd(t, filepath.Join(dir, "alertsd"), socket, filepath.Join(dir, "alerts.db"))
+	bin := filepath.Join(dir, "alertsd")
+	socket, fast := filepath.Join(dir, "alerts.sock"), filepath.Join(dir, "fast.sock")
+	stderr := startAlertsd(t, bin, socket, filepath.Join(dir, "alerts.db"), "--work-delay", "300ms", "--poll-after", "50ms")
+	fastStderr := startAlertsd(t, bin, fast, filepath.Join(dir, "fast.db"), "--work-delay", "0")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, python, "consumer_check.py", socket)
+	cmd := exec.CommandContext(ctx, python, "consumer_check.py", socket, fast)
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
 	report, err := cmd.CombinedOutput()
 	t.Logf("consumer_check.py:\n%s", report)
 	if err != nil {
-		t.Fatalf("consumer_check.py: %v; alertsd's stderr:\n%s", err, stderr)
+		t.Fatalf("consumer_check.py: %v; alertsd's stderr:\n%s\nthe second alertsd's:\n%s", err, stderr, fastStderr)
 	}
 	want := countChecks(t)
 	if got := len(regexp.MustCompile(`(?m)^ok   `).FindAll(report, -1)); got != want {
@@ -47,15 +51,13 @@ func TestPythonConsumerAgainstAlertsd(t *testing.T) {
 	}
 }
 
-// startAlertsd starts alertsd as the README does, with a short work delay
-// so that overlapping writes and background operations can be seen, and
-// waits until its socket accepts a connection. It stops alertsd with
-// SIGTERM at the end of the test.
-func startAlertsd(t *testing.T, bin, socket, db string) *syncbuf.Buffer {
+// startAlertsd starts alertsd as the README does, on socket and db with
+// the flags extra, and waits until its socket accepts a connection. It
+// stops alertsd with SIGTERM at the end of the test.
+func startAlertsd(t *testing.T, bin, socket, db string, extra ...string) *syncbuf.Buffer {
 	t.Helper()
 	stderr := &syncbuf.Buffer{}
-	cmd := exec.Command(bin, "--socket", socket, "--db", db, "--auto-deny",
-		"--work-delay", "300ms", "--poll-after", "50ms")
+	cmd := exec.Command(bin, append([]string{"--socket", socket, "--db", db, "--auto-deny"}, extra...)...)
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -13,9 +13,12 @@
 //     ID, the request ID reused with other arguments, malformed frames,
 //     an unknown method, confirmation, the error shape, rate limiting,
 //     background operations and their cancellation, descriptors a client
-//     passes, a connection closed with a write running, the v1 subset);
-//   - contract_test.go: builds and starts alertsd on a temporary socket
-//     and runs consumer_check.py against it.
+//     passes, a connection closed with a write running, the v1 subset,
+//     file results and their descriptors);
+//   - contract_test.go: builds alertsd, starts two of them on temporary
+//     sockets (one whose writes take 300 ms, one without delay for the
+//     400 writes of the large-result checks) and runs consumer_check.py
+//     against them.
 //
 // The test needs python3 and fails, not skips, when it is missing. When
 // the docs and the server disagree, the docs are the contract: the check
