@@ -163,7 +163,6 @@ func aloneRef(m map[string]any) bool {
 
 // refPointer returns the JSON pointer a local $ref designates.
 func refPointer(root any, ref string) (string, bool) {
-	n := node{v: root, root: root}
-	t, ok := n.resolve(ref)
+	t, ok := rootNode(root).resolve(ref)
 	return t.ptr, ok
 }

@@ -1,11 +1,6 @@
 package diff
 
-import (
-	"maps"
-	"net/url"
-	"slices"
-	"strings"
-)
+import "github.com/cetpgen/cetpgen/gen/internal/schemaref"
 
 // node is one subschema on one side of a comparison.
 type node struct {
@@ -13,7 +8,15 @@ type node struct {
 	ptr  string // its JSON pointer from the schema root
 	root any    // the schema document, for $ref
 	via  string // the $ref followed to reach it, if any
+	// idx is the document's reference index, shared by all its nodes.
+	idx *schemaref.Index
 }
+
+// docBase is the base URI of a compared schema without "$id".
+const docBase = "urn:cetpgen:diff"
+
+// rootNode is the node of a whole schema document.
+func rootNode(doc any) node { return node{v: doc, root: doc, idx: schemaref.New(doc, docBase)} }
 
 // obj returns the node's keywords: those of an object schema, none for
 // true (which accepts everything), and nil for false.
@@ -41,7 +44,7 @@ func (n node) child(v any, tokens ...string) node {
 	for _, t := range tokens {
 		ptr += "/" + escapeToken(t)
 	}
-	return node{v: v, ptr: ptr, root: n.root, via: n.via}
+	return node{v: v, ptr: ptr, root: n.root, via: n.via, idx: n.idx}
 }
 
 // without returns a copy of the node without the keywords ks.
@@ -74,83 +77,24 @@ func (n node) isTrue() bool {
 	return true
 }
 
-// resolve follows a local $ref: a JSON pointer fragment or a plain-name
-// anchor. ok is false for anything else (another document, an embedded
-// resource's base URI).
+// resolve follows a $ref of the node against the base URI in effect
+// there (gen/internal/schemaref, as the IR resolves it). ok is false for a
+// reference that leaves the document or names nothing in it.
 func (n node) resolve(ref string) (node, bool) {
-	if !strings.HasPrefix(ref, "#") {
-		return node{}, false
-	}
-	frag, err := url.PathUnescape(ref[1:])
+	ptr, err := n.idx.Resolve(n.idx.Base(n.ptr), ref)
 	if err != nil {
-		return node{}, false
-	}
-	if frag == "" || strings.HasPrefix(frag, "/") {
-		return n.pointer(frag, ref)
-	}
-	return n.anchor(frag, ref)
-}
-
-// pointer resolves a JSON pointer from the document root.
-func (n node) pointer(ptr, ref string) (node, bool) {
-	cur := n.root
-	if ptr != "" {
-		for _, tok := range strings.Split(ptr[1:], "/") {
-			next, ok := step(cur, unescapeToken(tok))
-			if !ok {
-				return node{}, false
-			}
-			cur = next
-		}
-	}
-	return node{v: cur, ptr: ptr, root: n.root, via: ref}, true
-}
-
-// step descends one pointer token into an object or array.
-func step(cur any, tok string) (any, bool) {
-	switch x := cur.(type) {
-	case map[string]any:
-		v, ok := x[tok]
-		return v, ok
-	case []any:
-		for i := range x {
-			if itoa(i) == tok {
-				return x[i], true
-			}
-		}
-	}
-	return nil, false
-}
-
-// anchor finds the subschema that declares $anchor name.
-func (n node) anchor(name, ref string) (node, bool) {
-	ptr, ok := findAnchor(n.root, "", name)
-	if !ok {
 		return node{}, false
 	}
 	return n.pointer(ptr, ref)
 }
 
-// findAnchor searches v depth-first, in key order, for $anchor name.
-func findAnchor(v any, ptr, name string) (string, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		if x["$anchor"] == name {
-			return ptr, true
-		}
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if p, ok := findAnchor(x[k], ptr+"/"+escapeToken(k), name); ok {
-				return p, true
-			}
-		}
-	case []any:
-		for i, item := range x {
-			if p, ok := findAnchor(item, ptr+"/"+itoa(i), name); ok {
-				return p, true
-			}
-		}
+// pointer is the node at a JSON pointer from the document root.
+func (n node) pointer(ptr, ref string) (node, bool) {
+	v, ok := schemaref.ValueAt(n.root, ptr)
+	if !ok {
+		return node{}, false
 	}
-	return "", false
+	return node{v: v, ptr: ptr, root: n.root, via: ref, idx: n.idx}, true
 }
 
 // itoa formats a small non-negative integer.

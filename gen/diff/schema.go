@@ -46,7 +46,7 @@ func compareSchemas(wide, narrow any, input bool, mode Mode) []Finding {
 		narrow = DeclaredReading(narrow)
 	}
 	c := &checker{input: input, active: map[string]int{}}
-	c.check(node{v: wide, root: wide}, node{v: narrow, root: narrow})
+	c.check(rootNode(wide), rootNode(narrow))
 	return dedupe(c.out)
 }
 

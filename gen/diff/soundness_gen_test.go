@@ -387,7 +387,7 @@ func (g *schemaGen) sample(s, root any, depth int) any {
 		return g.anyValue(depth)
 	}
 	if ref, ok := m["$ref"].(string); ok && g.chance(2) {
-		if t, ok := (node{v: root, root: root}).resolve(ref); ok {
+		if t, ok := rootNode(root).resolve(ref); ok {
 			return g.sample(t.v, root, depth+1)
 		}
 	}

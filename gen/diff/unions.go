@@ -152,7 +152,7 @@ func (c *checker) merge(ns []node) (node, bool) {
 			}
 		}
 	}
-	return node{v: out, ptr: ns[0].ptr, root: ns[0].root, via: ns[0].via}, true
+	return node{v: out, ptr: ns[0].ptr, root: ns[0].root, via: ns[0].via, idx: ns[0].idx}, true
 }
 
 // mergeKeyword adds keyword k with value v to out, reporting false on a

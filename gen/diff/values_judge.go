@@ -54,7 +54,7 @@ func (j *judge) schemaOf(n node) (*jsonschema.Schema, bool) {
 // location returns the URL of n: its place in its document when it is
 // found there unchanged, else a document of its own when it has no $ref.
 func (j *judge) location(n node) (string, bool) {
-	if at, ok := (node{v: n.root, root: n.root}).pointer(n.ptr, ""); ok && sameValue(at.v, n.v) {
+	if at, ok := n.pointer(n.ptr, ""); ok && sameValue(at.v, n.v) {
 		return j.add(n.root) + "#" + n.ptr, true
 	}
 	if hasRef(n.v) {
