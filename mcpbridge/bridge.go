@@ -125,8 +125,9 @@ func New(t consumer.Transport, opt Options) *Bridge {
 }
 
 // Server returns the MCP server, for a caller that connects it to a
-// transport itself (Server.Connect); Run does that and keeps the tool list
-// fresh.
+// transport itself (Server.Connect) after Refresh has listed the tools;
+// tools/list refreshes the list on every request. Run does all that and
+// also refreshes every RefreshInterval.
 func (b *Bridge) Server() *mcp.Server { return b.server }
 
 // Client returns the CETP client of the bridge.
