@@ -2,6 +2,7 @@ package unixsock
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"os"
@@ -119,4 +120,71 @@ func TestFramerBounds(t *testing.T) {
 	if len(fr.buf) > framerUpfront {
 		t.Fatalf("a 64 MiB length prefix reserved %d bytes", len(fr.buf))
 	}
+}
+
+// FuzzFramerStream proves that a framer cuts any byte stream into the
+// same frames, and stops at the same error, whatever sizes its reads
+// return: the reference cuts the whole stream at once.
+func FuzzFramerStream(f *testing.F) {
+	data, _ := stream(&testing.T{}, 4)
+	f.Add(data, uint8(1))
+	f.Add(data, uint8(7))
+	f.Add(append(data, 0, 0, 0), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, step uint8) {
+		want, wantErr := cutAll(data)
+		r := &steppedReader{data: data, step: int(step%64) + 1}
+		fr := newFramer(r, 1<<16)
+		for i := 0; ; i++ {
+			got, err := fr.next()
+			if err != nil {
+				if i != len(want) || (wantErr == nil) != errors.Is(err, io.EOF) {
+					t.Fatalf("after %d of %d frames: %v, want %v", i, len(want), err, wantErr)
+				}
+				return
+			}
+			if i >= len(want) || got.id != want[i].id || got.typ != want[i].typ {
+				t.Fatalf("frame %d: got %+v", i, got)
+			}
+		}
+	})
+}
+
+// cutAll cuts data into frames of at most 64 KiB in one pass and returns
+// them with the error that stopped it (nil at a clean end).
+func cutAll(data []byte) ([]*frame, error) {
+	var out []*frame
+	for len(data) > 0 {
+		if len(data) < 4 {
+			return out, io.ErrUnexpectedEOF
+		}
+		n := int(binary.BigEndian.Uint32(data))
+		if n < headerBytes-4 || n > 1<<16 {
+			return out, errFrame
+		}
+		if len(data) < 4+n {
+			return out, io.ErrUnexpectedEOF
+		}
+		f, err := decodeFrame(data[4 : 4+n])
+		if err != nil {
+			return out, err
+		}
+		out, data = append(out, f), data[4+n:]
+	}
+	return out, nil
+}
+
+// steppedReader returns its data in reads of step bytes.
+type steppedReader struct {
+	data []byte
+	step int
+}
+
+// Read implements io.Reader.
+func (r *steppedReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), r.step)], r.data)
+	r.data = r.data[n:]
+	return n, nil
 }
