@@ -535,6 +535,30 @@ def main(path, large_path=None):
                         if a["symbol"] in ("TOKEN", "600519.SH"))
         expect(listed == sorted([victim, state["alert_id"]]), "alerts %r" % listed)
 
+    @check("binding §2 a cancelled write: its answer discarded, the retry under its ID gives one effect")
+    def _():
+        b = s.common()
+        b.update(tool_name="create_alert", args=json.dumps({"symbol": "CANCELLED", "price": 2}))
+        n = conn.request_number()
+        conn.send(call_frame(n, "execute_tool", b))
+        time.sleep(0.1)
+        conn.send(frame(CANCEL, n, b""))
+        answer = None
+        for _ in range(10):
+            m = conn.request_number()
+            conn.send(call_frame(m, "execute_tool", b))
+            while True:  # the cancelled Call's Result may still come: discarded
+                ftype, request, answer = conn.read_answer()
+                if request == m:
+                    break
+                expect(request == n, "answer to number %d" % request)
+            if answer.get("status") != "error" or not answer.get("retryable"):
+                break
+            time.sleep(answer.get("retry_after_ms", 100) / 1000)
+        value = inline_value(answer, b["request_id"])
+        listed = inline_value(s.execute("list_alerts", {"symbol": "CANCELLED"})[0])["alerts"]
+        expect([a["alert_id"] for a in listed] == [value["alert_id"]], "alerts %r, answer %r" % (listed, value))
+
     @check("binding §2 a Cancel for a number that is not running is ignored")
     def _():
         conn.send(frame(CANCEL, 999, b""))

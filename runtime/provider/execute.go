@@ -345,8 +345,24 @@ func (p *Provider) attemptError(x *execution, err error) protocol.Bundle {
 		return protocol.ErrorBundle(x.req.echo, tokenError(err))
 	case isStoreFault(err):
 		return protocol.ErrorBundle(x.req.echo, storeUnavailable(err))
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return protocol.ErrorBundle(x.req.echo, storeAbandoned(err))
 	}
 	return protocol.ErrorBundle(x.req.echo, storeFailure())
+}
+
+// storeAbandoned is the answer to a call whose context ended while the
+// store wrote its attempt (the Consumer's Cancel, or the deadline, during
+// the commit): retryable UNAVAILABLE or DEADLINE_EXCEEDED, as when the
+// handler itself stops on its context, never INTERNAL_ERROR. Whether the
+// write committed is learned by retrying under the same request ID.
+func storeAbandoned(err error) *protocol.Error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return protocol.NewError(protocol.CodeDeadlineExceeded,
+			"the deadline passed while the result was stored; retry with the same request ID").WithRetryable(true)
+	}
+	return protocol.NewError(protocol.CodeUnavailable,
+		"the call was abandoned while its result was stored; retry with the same request ID").WithRetryable(true)
 }
 
 // replay answers with a stored terminal record, after checking that it was
