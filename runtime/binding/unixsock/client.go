@@ -212,17 +212,7 @@ func (t *Transport) abandon(ctx context.Context, id uint32, p *pending) error {
 // in the past; the framer keeps what it read, so the next reader goes on
 // from there.
 func (t *Transport) readOwn(ctx context.Context, id uint32, p *pending) (*frame, error) {
-	fired := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		t.c.SetReadDeadline(time.Unix(1, 0))
-		close(fired)
-	})
-	disarm := func() {
-		if !stop() {
-			<-fired
-			t.c.SetReadDeadline(time.Time{})
-		}
-	}
+	disarm := t.interruptOnDone(ctx)
 	for {
 		f, err := t.in.next()
 		if err == nil {
@@ -241,6 +231,27 @@ func (t *Transport) readOwn(ctx context.Context, id uint32, p *pending) (*frame,
 			disarm()
 			t.end(err)
 			return nil, t.closedErr()
+		}
+	}
+}
+
+// interruptOnDone makes the end of ctx interrupt the connection's reads
+// by a deadline in the past, and returns the function that undoes it: it
+// waits for an interruption under way and clears the deadline. A context
+// that never ends costs nothing.
+func (t *Transport) interruptOnDone(ctx context.Context) func() {
+	if ctx.Done() == nil {
+		return func() {}
+	}
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		t.c.SetReadDeadline(time.Unix(1, 0))
+		close(fired)
+	})
+	return func() {
+		if !stop() {
+			<-fired
+			t.c.SetReadDeadline(time.Time{})
 		}
 	}
 }
