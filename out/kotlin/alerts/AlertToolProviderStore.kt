@@ -6,6 +6,7 @@ package com.example.app.cetp
 import android.content.ContentValues
 import android.database.Cursor
 import android.database.sqlite.SQLiteDatabase
+import android.database.sqlite.SQLiteDatabaseLockedException
 import dev.clawseed.sdk.android.cetp.CetpCallerIdentity
 import dev.clawseed.sdk.android.cetp.CetpMutationContext
 import dev.clawseed.sdk.android.cetp.CetpMutationExecutor
@@ -51,6 +52,7 @@ class AlertToolProviderStore(
     val idempotencyWindowMillis: Long = 86400000L,
     val resumeTtlMillis: Long = 600_000L,
     val maxPendingTokens: Int = 64,
+    val busyWaitMillis: Long = 10_000L,
     val tombstoneMillis: Long = 30L * 86_400_000L,
     val clock: () -> Long = { System.currentTimeMillis() },
 ) {
@@ -164,7 +166,7 @@ class AlertToolProviderStore(
          * rolls the business change back.
          */
         private fun attempt(context: CetpMutationContext, mutation: () -> CetpProviderResult): Outcome {
-            db.beginTransaction()
+            begin()
             try {
                 val existing = find(context.callerKey, context.providerId, context.requestId)
                 if (existing != null) {
@@ -499,7 +501,7 @@ class AlertToolProviderStore(
 
         /** commitOnce runs the commit transaction and returns the failure to store, if any. */
         private fun commitOnce(operationId: String, scope: OperationScope, commit: () -> CetpProviderResult): CetpProviderResult.Failure? {
-            db.beginTransaction()
+            begin()
             try {
                 if (scope.cancelRequested()) {
                     setState(operationId, OperationState.CANCELLED, null)
@@ -660,12 +662,34 @@ class AlertToolProviderStore(
     }
 
     /**
+     * begin starts an exclusive transaction on [db]. Another connection to
+     * the same file (another process of the app) may hold the write lock:
+     * SQLite then reports the database locked at once or after its busy
+     * timeout, and begin tries again, backing off up to 50 ms, for at most
+     * [busyWaitMillis] before it lets the exception go.
+     */
+    private fun begin() {
+        val until = System.nanoTime() + busyWaitMillis * 1_000_000L
+        var pause = 1L
+        while (true) {
+            try {
+                db.beginTransaction()
+                return
+            } catch (e: SQLiteDatabaseLockedException) {
+                if (System.nanoTime() >= until) throw e
+                Thread.sleep(pause)
+                pause = minOf(pause * 2, 50L)
+            }
+        }
+    }
+
+    /**
      * inTransaction runs block in an exclusive transaction on [db], which
      * commits when block returns and rolls back when it throws. Nested in
      * another transaction of this thread, it joins it.
      */
     private inline fun inTransaction(block: () -> Unit) {
-        db.beginTransaction()
+        begin()
         try {
             block()
             db.setTransactionSuccessful()

@@ -232,6 +232,43 @@ class DurableTest {
     }
 
     @Test
+    fun twoConnections() {
+        val c = Checks()
+        // Two Providers on two connections to one database file, as two
+        // processes of the app would be: only SQLite's locking and the
+        // primary key keep the request from running twice.
+        // sqlite4java logs every SQLITE_BUSY it reports; the store retries them.
+        java.util.logging.Logger.getLogger("com.almworks.sqlite4java").level = java.util.logging.Level.OFF
+        val file = java.io.File.createTempFile("cetp", ".db")
+        file.delete()
+        val clock = AtomicLong(1_700_000_000_000L)
+        // Write-ahead logging, as an app's SQLiteOpenHelper would enable it:
+        // readers of one connection do not wait for the other's writer.
+        val open = { SQLiteDatabase.openOrCreateDatabase(file, null).also { it.enableWriteAheadLogging() } }
+        val shops = listOf(Shop(open(), clock), Shop(open(), clock))
+        shops[0].store.grants.grant(owner, listOf("alerts.write"), clock.get() + DAY)
+        for (s in shops) s.slow = 20
+        val pool = Executors.newFixedThreadPool(8)
+        val start = CountDownLatch(1)
+        val answers = (0 until 8).map { i ->
+            pool.submit<String?> {
+                start.await()
+                val s = shops[i % 2]
+                inline(s.call(s.request("create_alert", CREATE, "r-two")))
+            }
+        }
+        start.countDown()
+        val results = answers.map { runCatching { it.get(60, TimeUnit.SECONDS) }.getOrElse { e -> e.toString() } }
+        pool.shutdown()
+        val runs = shops.sumOf { it.runs.get() }
+        c.check("two connections, 8 identical requests: one execution", runs == 1 && shops[1].rows() == 1L, "runs $runs rows ${shops[1].rows()}")
+        c.check("all get the same result", results.toSet().size == 1, results.toString())
+        for (s in shops) s.db.close()
+        file.delete()
+        c.done()
+    }
+
+    @Test
     fun resumeTokens() {
         val c = Checks()
         val s = newShop()
