@@ -1,10 +1,11 @@
 """An independent CETP v2 Consumer, written only from docs/binding-unix.md,
 docs/protocol.md and docs/consumer.md, run against the price-alert Provider
 (examples/alertsd, tools of specs/alerts). Each check asserts what those
-docs promise, nothing more. Usage: consumer_check.py SOCKET [SOCKET2]:
-SOCKET is an alertsd with a work delay (so that writes overlap), SOCKET2
-one without and with a fresh store, for the large-result checks. Prints
-one line per check; exits 1 when one fails."""
+docs promise, nothing more. Usage: ALERTSD_PID=PID consumer_check.py
+SOCKET [SOCKET2]: SOCKET is an alertsd with a work delay (so that writes
+overlap) whose process is PID (the last check stops it), SOCKET2 one
+without delay and with a fresh store, for the large-result checks.
+Prints one line per check; exits 1 when one fails."""
 
 import array
 import fcntl
@@ -12,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import signal
 import socket
 import struct
 import sys
@@ -425,6 +427,24 @@ def main(path, large_path=None):
         b, rid = s.execute("list_alerts", None, raw_args="[]")
         expect_error(b, "INVALID_ARGS", rid)
 
+    @check("§4.1 args past max_request_bytes are INVALID_ARGS")
+    def _():
+        cap = s.info["limits"]["max_request_bytes"]
+        b, rid = s.execute("list_alerts", None, raw_args=json.dumps({"symbol": "x" * cap}))
+        expect_error(b, "INVALID_ARGS", rid)
+
+    @check("binding §10 a protocol_version other than 1 or 2 is UNSUPPORTED_VERSION")
+    def _():
+        b = s.common()
+        b.update(protocol_version=Int(3), tool_name="list_alerts", args="{}")
+        expect_error(conn.call("execute_tool", b), "UNSUPPORTED_VERSION", b["request_id"])
+
+    @check("binding §10 negotiate without consumer_capabilities, or with a bad one, is INVALID_REQUEST")
+    def _():
+        expect_error(conn.call("negotiate", {"consumer_versions": Ints([2])}), "INVALID_REQUEST")
+        expect_error(conn.call("negotiate", {"consumer_versions": Ints([2]), "consumer_capabilities": "[1]"}),
+                     "INVALID_REQUEST")
+
     @check("§2.2 an unknown session token is NEGOTIATION_REQUIRED")
     def _():
         b = s.common()
@@ -685,6 +705,12 @@ def main(path, large_path=None):
         c.close()
         listed = inline_value(s.execute("list_alerts", {"symbol": "V1"})[0])["alerts"]
         expect(listed == [], "v1 created %r" % listed)
+        c = Conn(path)
+        b = c.call("summon_alerts", {})
+        expect(b.get("status") == "error" and b.get("error_code") == "TOOL_NOT_FOUND", "v1 unknown method %r" % (b,))
+        d = data_of(c.call("execute_tool", {"protocol_version": Int(1), "tool_name": "list_alerts", "args": "{}"}))
+        expect("alerts" in d, "protocol_version 1 answered %r, want v1 data" % (d,))
+        c.close()
 
     conn.close()
 
@@ -855,6 +881,30 @@ def main(path, large_path=None):
 
     if large_path:
         check_large_results(large_path)
+
+    @check("binding §7 SIGTERM: the running call finishes and answers, then the socket refuses")
+    def _():
+        pid = int(os.environ["ALERTSD_PID"])
+        c = Conn(path)
+        sd = Session(c)
+        b = sd.common()
+        b.update(tool_name="create_alert", args=json.dumps({"symbol": "SHUTDOWN", "price": 4}))
+        n = c.request_number()
+        c.send(call_frame(n, "execute_tool", b))
+        time.sleep(0.05)
+        os.kill(pid, signal.SIGTERM)
+        ftype, request, answer = c.read_answer()
+        expect(ftype == RESULT and request == n, "answer %d/%d" % (ftype, request))
+        inline_value(answer, b["request_id"])
+        c.close()
+        deadline = time.time() + 10
+        while True:
+            try:
+                Conn(path).close()
+            except OSError:
+                break
+            expect(time.time() < deadline, "the socket still accepts after SIGTERM")
+            time.sleep(0.05)
 
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))

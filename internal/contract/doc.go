@@ -14,7 +14,7 @@
 //     an unknown method, confirmation, the error shape, rate limiting,
 //     background operations and their cancellation, descriptors a client
 //     passes, a connection closed with a write running, the v1 subset,
-//     file results and their descriptors);
+//     file results and their descriptors, shutdown on SIGTERM);
 //   - contract_test.go: builds alertsd, starts two of them on temporary
 //     sockets (one whose writes take 300 ms, one without delay for the
 //     400 writes of the large-result checks) and runs consumer_check.py
