@@ -402,6 +402,15 @@ def main(path, large_path=None):
         again = inline_value(s.execute("update_alert", args, rid)[0], rid)
         expect(again == first, "retry answered %r, first %r" % (again, first))
 
+    @check("consumer.md a stored failure: the retry under its ID answers what the first call answered")
+    def _():
+        rid = str(uuid.uuid4())
+        args = {"alert_id": "a_missing", "price": 3}
+        first, _ = s.execute("update_alert", args, rid)
+        expect_error(first, None, rid)
+        again, _ = s.execute("update_alert", args, rid)
+        expect(again == first, "retry answered %r, first %r" % (again, first))
+
     @check("§4 an unknown method is METHOD_NOT_FOUND")
     def _():
         b, rid = s.call("summon_alerts")
