@@ -65,3 +65,23 @@ func TestHostileSchemasLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestOversizedAnnotationsCut: extra annotations past the cap are left out
+// of _meta; the safety annotations stay.
+func TestOversizedAnnotationsCut(t *testing.T) {
+	a := map[string]any{"effect": "read", "risk": "low", "confirmation": "never", "execution": "sync",
+		"destructive": false, "idempotent": true, "open_world": false, "x_note": strings.Repeat("n", 5000), "x_small": 1}
+	b := New(consumer.InProcess{}, Options{})
+	mt, err := b.mcpTool(consumer.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: a}, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := mt.Meta[MetaAnnotations].(map[string]any)
+	if len(got) != 7 || got["effect"] != "read" || got["open_world"] != false || got["x_note"] != nil {
+		t.Fatalf("annotations in _meta: %v", got)
+	}
+	delete(a, "x_note")
+	if mt, _ = b.mcpTool(consumer.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: a}, "r"); len(mt.Meta[MetaAnnotations].(map[string]any)) != 8 {
+		t.Fatalf("small extra annotations were not kept whole: %v", mt.Meta[MetaAnnotations])
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cetpgen/cetpgen/runtime/consumer"
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -139,7 +140,7 @@ func (b *Bridge) mcpTool(t consumer.Tool, revision string) (*mcp.Tool, error) {
 		InputSchema: in,
 		Annotations: hints(t),
 		Meta: mcp.Meta{
-			MetaAnnotations: t.Annotations,
+			MetaAnnotations: b.metaAnnotations(t),
 			MetaScopes:      slices.Clone(t.Scopes),
 			MetaProviderID:  b.provider,
 			MetaRevision:    revision,
@@ -149,6 +150,30 @@ func (b *Bridge) mcpTool(t consumer.Tool, revision string) (*mcp.Tool, error) {
 		mt.OutputSchema = t.OutputSchema
 	}
 	return mt, nil
+}
+
+// maxAnnotationBytes caps the annotations kept whole in _meta: the safety
+// annotations are a few short values, and a Provider may add keys of its
+// own (§3.2 lets a Consumer ignore them), which should not swell every
+// tools/list.
+const maxAnnotationBytes = 4096
+
+// metaAnnotations are the tool's annotations for _meta: all of them, or,
+// when they encode to more than maxAnnotationBytes, only those §3.4
+// defines (the CETP client checked that every one is present and known).
+func (b *Bridge) metaAnnotations(t consumer.Tool) map[string]any {
+	if raw, err := json.Marshal(t.Annotations); err == nil && len(raw) <= maxAnnotationBytes {
+		return t.Annotations
+	}
+	b.opt.Logger.Warn("extra annotations left out of _meta: too large", "tool", t.Name)
+	out := map[string]any{}
+	for _, v := range protocol.AnnotationVocabularies() {
+		out[v.Field] = t.Annotations[v.Field]
+	}
+	for _, k := range protocol.AnnotationFlags {
+		out[k] = t.Annotations[k]
+	}
+	return out
 }
 
 // objectSchema returns raw when it is a JSON object with type "object",
