@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"io"
@@ -147,7 +148,10 @@ func (r *runner) follow(ctx context.Context, cmd *cobra.Command, s *session, op 
 	res, err := s.c.Wait(ctx, op)
 	line.end()
 	if err != nil {
-		if ctx.Err() != nil {
+		// The command's context and the client's own per-call deadline
+		// (both --timeout) can end in either order; either way the
+		// operation was abandoned and the note applies.
+		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			fmt.Fprintf(r.env.Err(), "cetp: stopped waiting; cancellation of %s was asked for. How it ended: cetp operation get --request-id %s --tool %s %s\n",
 				cliout.Printable(op.ID), cliout.Printable(op.RequestID), cliout.Printable(op.Tool), cliout.Printable(op.ID))
 		}

@@ -257,15 +257,21 @@ func TestProgressLineOnATerminal(t *testing.T) {
 }
 
 func TestTimeoutWhileFollowingCancelsTheOperation(t *testing.T) {
-	env, out, errb := newEnv(t, nil, 5*time.Second)
+	// The timeout leaves the Provider time to answer accepted even on a
+	// loaded machine; the handler outlives it by far.
+	env, out, errb := newEnv(t, nil, 20*time.Second)
 	rid := "0d9e6b4c-3f1a-4e2b-8c7d-5a6b7c8d9e0f"
-	code := Run(context.Background(), env, []string{"call", "--socket", "s", "--timeout", "150ms", "--request-id", rid, "slow"})
+	code := Run(context.Background(), env, []string{"call", "--socket", "s", "--timeout", "1500ms", "--request-id", rid, "slow"})
 	e := cliError(t, errb.String())
 	if code != cliout.ExitProvider || e.Code != "DEADLINE_EXCEEDED" || out.Len() != 0 {
 		t.Fatalf("exit %d, error %+v", code, e)
 	}
 	hint := errb.String()[:strings.Index(errb.String(), "{")]
-	opID := hint[strings.Index(hint, "op_"):]
+	at := strings.Index(hint, "op_")
+	if at < 0 {
+		t.Fatalf("the timed-out call names no operation:\n%s", errb)
+	}
+	opID := hint[at:]
 	opID = opID[:strings.IndexAny(opID, " \n")]
 	if !strings.Contains(hint, "cetp operation get --request-id "+rid+" --tool slow "+opID) {
 		t.Fatalf("no hint to find the operation again:\n%s", errb)
