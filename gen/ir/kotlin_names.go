@@ -16,6 +16,9 @@ type KotlinNames struct {
 	// the support types; Schemas holds one schema holder per tool; Store
 	// is the durable state on the app's SQLiteDatabase.
 	Json, Optional, Reply, Confirmation, Schemas, Store string
+	// Validators holds the generated schema checks and Validation their
+	// keyword primitives.
+	Validators, Validation string
 	// QualifiedClass and QualifiedService are Class and Service with the
 	// Kotlin package: the JVM names the Android manifest declares.
 	QualifiedClass, QualifiedService string
@@ -23,7 +26,7 @@ type KotlinNames struct {
 
 // all lists the names, which schema types never take.
 func (k KotlinNames) all() []string {
-	return []string{k.Class, k.Base, k.Service, k.Json, k.Optional, k.Reply, k.Confirmation, k.Schemas, k.Store}
+	return []string{k.Class, k.Base, k.Service, k.Json, k.Optional, k.Reply, k.Confirmation, k.Schemas, k.Store, k.Validators, k.Validation}
 }
 
 // kotlinNames derives the Provider-level Kotlin names from the targets.
@@ -32,7 +35,7 @@ func kotlinNames(t Targets) KotlinNames {
 	return KotlinNames{
 		Class: c, Base: c + "Base", Service: t.KotlinService, Json: c + "Json",
 		Optional: c + "Optional", Reply: c + "Reply", Confirmation: c + "Confirmation", Schemas: c + "Schemas",
-		Store:          c + "Store",
+		Store: c + "Store", Validators: c + "Validators", Validation: c + "Validation",
 		QualifiedClass: t.KotlinPackage + "." + c, QualifiedService: t.KotlinPackage + "." + t.KotlinService,
 	}
 }

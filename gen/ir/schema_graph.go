@@ -12,6 +12,10 @@ type Graph struct {
 	// Nodes are every node in the order built (depth first, members by
 	// name), which is deterministic.
 	Nodes []*Node
+	// Subschemas are every subschema a validator evaluates, with its
+	// reference resolved (schema_checks.go); Subschemas[0] is the root.
+	Subschemas []*Subschema
+	byPtr      map[string]*Subschema
 }
 
 // defaultBase is the base URI of a tool schema without "$id"; it only

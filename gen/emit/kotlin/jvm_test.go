@@ -22,6 +22,8 @@ import (
 	"github.com/cetpgen/cetpgen/gen/emit/kotlin"
 	"github.com/cetpgen/cetpgen/gen/emit/manifest"
 	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/cetpgen/cetpgen/runtime/localschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // jvmTimeout bounds the kotlinc run and the java run each. On the
@@ -218,8 +220,13 @@ func corpusTrips(t *testing.T, p *ir.Provider, dir string) []byte {
 	if err := json.Unmarshal(raw, &instances); err != nil {
 		t.Fatal(err)
 	}
+	validators := p.Targets.KotlinPackage + "." + p.Targets.KotlinClass + "Validators"
+	schemas := goSchemas(t, p)
 	var b strings.Builder
-	b.WriteString("package harness\n\nfun corpusTrips(c: CorpusChecks) {\n")
+	fmt.Fprintf(&b, "package harness\n\n// spell writes violations as \"instance keyword: message\".\n"+
+		"fun spell(vs: List<%s.Violation>): List<String> = vs.map { it.instance + \" \" + it.keyword + \": \" + it.message }\n\n",
+		p.Targets.KotlinPackage+"."+p.Targets.KotlinClass+"Validation")
+	b.WriteString("fun corpusTrips(c: CorpusChecks) {\n")
 	for _, tool := range slices.Sorted(maps.Keys(instances)) {
 		obj, ok := objects[tool]
 		if !ok {
@@ -231,17 +238,93 @@ func corpusTrips(t *testing.T, p *ir.Provider, dir string) []byte {
 				list = instances[tool].Invalid
 			}
 			for i, inst := range list {
-				fmt.Fprintf(&b, "    c.instance(%s, %v, %s) { %s.encodeInput(%s.decodeInput(it)) }\n",
-					kotlin.StringLiteral(fmt.Sprintf("%s/%s/%d", tool, kind, i)), kind == "valid", kotlin.StringLiteral(string(inst)), obj, obj)
+				name := fmt.Sprintf("%s/%s/%d", tool, kind, i)
+				in, out := schemas[tool][0].verdict(t, inst), schemas[tool][1].verdict(t, inst)
+				if in != (kind == "valid") {
+					t.Fatalf("corpus %s: the Go runtime says valid=%v, instances.json says %s", name, in, kind)
+				}
+				fmt.Fprintf(&b, "    c.instance(%s, %v, %s, { spell(%s.input(%s, it)) }) { %s.encodeInput(%s.decodeInput(it)) }\n",
+					kotlin.StringLiteral(name), in, kotlin.StringLiteral(string(inst)), validators, kotlin.StringLiteral(tool), obj, obj)
+				fmt.Fprintf(&b, "    c.verdict(%s, %v, %s) { spell(%s.output(%s, it)) }\n",
+					kotlin.StringLiteral(name+" output"), out, kotlin.StringLiteral(string(inst)), validators, kotlin.StringLiteral(tool))
 			}
 		}
 	}
-	b.WriteString("}\n\n// corpusDivergences are the cases of testdata/corpus-divergences.txt.\nval corpusDivergences: Map<String, String> = mapOf(\n")
+	b.WriteString("}\n\n")
+	b.WriteString(regexCases(t))
+	b.WriteString("\n// corpusDivergences are the cases of testdata/corpus-divergences.txt.\nval corpusDivergences: Map<String, String> = mapOf(\n")
 	for _, d := range divergences(t) {
 		fmt.Fprintf(&b, "    %s to %s,\n", kotlin.StringLiteral(d[0]), kotlin.StringLiteral(d[1]))
 	}
 	b.WriteString(")\n")
 	return []byte(b.String())
+}
+
+// regexCases renders regexCases(c): every pair of testdata/regex.txt with
+// Go's verdict and the pattern's Java translation.
+func regexCases(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "regex.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("fun regexCases(c: RegexChecks) {\n")
+	for n, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var pair [2]string
+		if err := json.Unmarshal([]byte(line), &pair); err != nil {
+			t.Fatalf("regex.txt:%d: %v", n+1, err)
+		}
+		java, err := kotlin.JavaRegex(pair[0])
+		if err != nil {
+			t.Fatalf("regex.txt:%d: %v", n+1, err)
+		}
+		match := regexp.MustCompile(pair[0]).MatchString(pair[1])
+		fmt.Fprintf(&b, "    c.match(%s, %s, %s, %v)\n", kotlin.StringLiteral(fmt.Sprintf("regex.txt:%d %s", n+1, pair[0])),
+			kotlin.StringLiteral(java), kotlin.StringLiteral(pair[1]), match)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// goSchema is one tool schema compiled by the Go runtime's schema compiler.
+type goSchema struct{ s *jsonschema.Schema }
+
+// goSchemas compiles every tool's input and output schema as the Go
+// runtime does (runtime/localschema), to give each instance the runtime's
+// own verdict.
+func goSchemas(t *testing.T, p *ir.Provider) map[string][2]goSchema {
+	t.Helper()
+	out := map[string][2]goSchema{}
+	for _, tool := range p.Tools {
+		var pair [2]goSchema
+		for i, s := range []*ir.Schema{tool.Input, tool.Output} {
+			doc, err := localschema.Decode(s.JSON)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sch, err := localschema.Compile(fmt.Sprintf("urn:cetp:tool:%s:%d", tool.Name, i), doc)
+			if err != nil {
+				t.Fatalf("tool %s: %v", tool.Name, err)
+			}
+			pair[i] = goSchema{sch}
+		}
+		out[tool.Name] = pair
+	}
+	return out
+}
+
+// verdict reports whether the Go runtime accepts the instance.
+func (g goSchema) verdict(t *testing.T, inst json.RawMessage) bool {
+	t.Helper()
+	v, err := localschema.Decode(inst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.s.Validate(v) == nil
 }
 
 // divergences reads testdata/corpus-divergences.txt: the corpus instances

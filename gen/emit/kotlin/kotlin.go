@@ -21,8 +21,12 @@ var tmpl = template.Must(template.New("kotlin").ParseFS(templates.FS, "kotlin/*.
 // Generate renders the Kotlin files of one Provider under kotlin/<slug>/.
 func Generate(p *ir.Provider) ([]emit.File, error) {
 	m := newModel(p)
+	renders, err := m.renders()
+	if err != nil {
+		return nil, err
+	}
 	var files []emit.File
-	for _, r := range m.renders() {
+	for _, r := range renders {
 		var buf bytes.Buffer
 		if err := tmpl.ExecuteTemplate(&buf, r.template, r.view); err != nil {
 			return nil, fmt.Errorf("render %s: %w", r.template, err)
@@ -45,8 +49,12 @@ type render struct {
 }
 
 // renders lists the files of the Provider, each with its view.
-func (m *model) renders() []render {
+func (m *model) renders() ([]render, error) {
 	c := m.names.Class
+	validators, err := m.validatorsView()
+	if err != nil {
+		return nil, fmt.Errorf("kotlin validators of %s: %w", m.p.Slug, err)
+	}
 	return []render{
 		{template: "base.kt.tmpl", file: m.names.Base + ".kt", view: m.baseView()},
 		{template: "types.kt.tmpl", file: c + "Types.kt", view: m.typesView()},
@@ -54,8 +62,10 @@ func (m *model) renders() []render {
 		{template: "support.kt.tmpl", file: c + "Support.kt", view: m.supportView()},
 		{template: "store.kt.tmpl", file: m.names.Store + ".kt", view: m.storeView()},
 		{template: "service.kt.tmpl", file: m.names.Service + ".kt", view: m.serviceView()},
+		{template: "validators.kt.tmpl", file: m.names.Validators + ".kt", view: validators},
+		{template: "validators_support.kt.tmpl", file: m.names.Validation + ".kt", view: m.common()},
 		{template: "skeleton.kt.tmpl", file: c + ".kt", view: m.skeletonView(), userOwned: true},
-	}
+	}, nil
 }
 
 // header returns the generated-file header as Kotlin line comments.

@@ -301,6 +301,10 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
      */
     final override fun authorize(request: CetpProviderRequest): CetpAccessDecision {
         val scopes = scopesOf(request.tool.name) ?: return CetpAccessDecision.Denied(message = "Unknown tool")
+        val violations = AlertToolProviderValidators.input(request.tool.name, request.args)
+        if (violations.isNotEmpty()) {
+            return CetpAccessDecision.Denied(message = invalidArgsMessage(violations), errorCode = "INVALID_ARGS")
+        }
         try {
             checkArgs(request)
         } catch (e: AlertToolProviderJson.InvalidArgs) {
@@ -325,6 +329,8 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
     }
 
     private fun dispatch_create_alert(request: CetpProviderRequest): CetpProviderResult {
+        val violations = AlertToolProviderValidators.input("create_alert", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             CreateAlert.decodeInput(request.args)
         } catch (e: AlertToolProviderJson.InvalidArgs) {
@@ -338,12 +344,14 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         // answers it with INTERNAL_ERROR.
         val reply = createAlert(input, request)
         return when (reply) {
-            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(CreateAlert.encodeOutput(reply.output))
-            is AlertToolProviderReply.Raw -> reply.result
+            is AlertToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(CreateAlert.encodeOutput(reply.output)))
+            is AlertToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_delete_alert(request: CetpProviderRequest): CetpProviderResult {
+        val violations = AlertToolProviderValidators.input("delete_alert", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             DeleteAlert.decodeInput(request.args)
         } catch (e: AlertToolProviderJson.InvalidArgs) {
@@ -357,12 +365,14 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         // answers it with INTERNAL_ERROR.
         val reply = deleteAlert(input, request)
         return when (reply) {
-            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(DeleteAlert.encodeOutput(reply.output))
-            is AlertToolProviderReply.Raw -> reply.result
+            is AlertToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(DeleteAlert.encodeOutput(reply.output)))
+            is AlertToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_list_alerts(request: CetpProviderRequest): CetpProviderResult {
+        val violations = AlertToolProviderValidators.input("list_alerts", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             ListAlerts.decodeInput(request.args)
         } catch (e: AlertToolProviderJson.InvalidArgs) {
@@ -374,12 +384,14 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
             return internalError(request, e)
         }
         return when (reply) {
-            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(ListAlerts.encodeOutput(reply.output))
-            is AlertToolProviderReply.Raw -> reply.result
+            is AlertToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(ListAlerts.encodeOutput(reply.output)))
+            is AlertToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_update_alert(request: CetpProviderRequest): CetpProviderResult {
+        val violations = AlertToolProviderValidators.input("update_alert", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             UpdateAlert.decodeInput(request.args)
         } catch (e: AlertToolProviderJson.InvalidArgs) {
@@ -393,8 +405,8 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
         // answers it with INTERNAL_ERROR.
         val reply = updateAlert(input, request)
         return when (reply) {
-            is AlertToolProviderReply.Done -> CetpProviderResult.Inline(UpdateAlert.encodeOutput(reply.output))
-            is AlertToolProviderReply.Raw -> reply.result
+            is AlertToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(UpdateAlert.encodeOutput(reply.output)))
+            is AlertToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
@@ -406,6 +418,38 @@ abstract class AlertToolProviderBase : CetpV2ContentProvider() {
     private fun internalError(request: CetpProviderRequest, e: Exception): CetpProviderResult {
         Log.e(LOG_TAG, "tool " + request.tool.name + " failed (request " + request.requestId + ")", e)
         return CetpProviderResult.Failure(errorCode = "INTERNAL_ERROR", message = "Provider internal error")
+    }
+
+    /**
+     * invalidArgsMessage is the message of arguments that fail the input
+     * schema: the Go runtime's, with the first violation.
+     */
+    private fun invalidArgsMessage(violations: List<AlertToolProviderValidation.Violation>): String {
+        val v = violations.first()
+        return "args do not match the input schema: " + (if (v.instance.isEmpty()) "/" else v.instance) + ": " + v.message
+    }
+
+    /** invalidArgs is the INVALID_ARGS failure of arguments that fail the input schema, with the violations. */
+    private fun invalidArgs(violations: List<AlertToolProviderValidation.Violation>): CetpProviderResult =
+        CetpProviderResult.Failure(
+            errorCode = "INVALID_ARGS",
+            message = "args do not match the input schema",
+            details = AlertToolProviderValidation.details(violations),
+        )
+
+    /**
+     * checkOutput validates an inline result against the tool's output
+     * schema before it is returned (CETP v2 §4.2): a result that fails it
+     * goes to the app's log and the caller gets INTERNAL_ERROR, as from the
+     * Go runtime. Other results pass unchanged.
+     */
+    private fun checkOutput(request: CetpProviderRequest, result: CetpProviderResult): CetpProviderResult {
+        if (result !is CetpProviderResult.Inline) return result
+        val violations = AlertToolProviderValidators.output(request.tool.name, result.value)
+        if (violations.isEmpty()) return result
+        Log.e(LOG_TAG, "tool " + request.tool.name + " produced an invalid result (request " + request.requestId + "): " +
+            violations.joinToString("; ") { (if (it.instance.isEmpty()) "/" else it.instance) + " " + it.keyword + ": " + it.message })
+        return CetpProviderResult.Failure(errorCode = "INTERNAL_ERROR", message = "Provider produced an invalid result")
     }
 
     /** checkArgs decodes the arguments of the call's tool, throwing InvalidArgs on a wrong shape. */

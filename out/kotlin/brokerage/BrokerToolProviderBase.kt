@@ -333,6 +333,10 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
      */
     final override fun authorize(request: CetpProviderRequest): CetpAccessDecision {
         val scopes = scopesOf(request.tool.name) ?: return CetpAccessDecision.Denied(message = "Unknown tool")
+        val violations = BrokerToolProviderValidators.input(request.tool.name, request.args)
+        if (violations.isNotEmpty()) {
+            return CetpAccessDecision.Denied(message = invalidArgsMessage(violations), errorCode = "INVALID_ARGS")
+        }
         try {
             checkArgs(request)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
@@ -358,6 +362,8 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
     }
 
     private fun dispatch_cancel_order(request: CetpProviderRequest): CetpProviderResult {
+        val violations = BrokerToolProviderValidators.input("cancel_order", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             CancelOrder.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
@@ -371,12 +377,14 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         // answers it with INTERNAL_ERROR.
         val reply = cancelOrder(input, request)
         return when (reply) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(CancelOrder.encodeOutput(reply.output))
-            is BrokerToolProviderReply.Raw -> reply.result
+            is BrokerToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(CancelOrder.encodeOutput(reply.output)))
+            is BrokerToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_export_statements(request: CetpProviderRequest): CetpProviderResult {
+        val violations = BrokerToolProviderValidators.input("export_statements", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             ExportStatements.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
@@ -388,12 +396,14 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
             return internalError(request, e)
         }
         return when (reply) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(ExportStatements.encodeOutput(reply.output))
-            is BrokerToolProviderReply.Raw -> reply.result
+            is BrokerToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(ExportStatements.encodeOutput(reply.output)))
+            is BrokerToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_get_portfolio(request: CetpProviderRequest): CetpProviderResult {
+        val violations = BrokerToolProviderValidators.input("get_portfolio", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             GetPortfolio.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
@@ -405,12 +415,14 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
             return internalError(request, e)
         }
         return when (reply) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(GetPortfolio.encodeOutput(reply.output))
-            is BrokerToolProviderReply.Raw -> reply.result
+            is BrokerToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(GetPortfolio.encodeOutput(reply.output)))
+            is BrokerToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_get_quote(request: CetpProviderRequest): CetpProviderResult {
+        val violations = BrokerToolProviderValidators.input("get_quote", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             GetQuote.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
@@ -422,12 +434,14 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
             return internalError(request, e)
         }
         return when (reply) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(GetQuote.encodeOutput(reply.output))
-            is BrokerToolProviderReply.Raw -> reply.result
+            is BrokerToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(GetQuote.encodeOutput(reply.output)))
+            is BrokerToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_place_order(request: CetpProviderRequest): CetpProviderResult {
+        val violations = BrokerToolProviderValidators.input("place_order", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             PlaceOrder.decodeInput(request.args)
         } catch (e: BrokerToolProviderJson.InvalidArgs) {
@@ -441,8 +455,8 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
         // answers it with INTERNAL_ERROR.
         val reply = placeOrder(input, request)
         return when (reply) {
-            is BrokerToolProviderReply.Done -> CetpProviderResult.Inline(PlaceOrder.encodeOutput(reply.output))
-            is BrokerToolProviderReply.Raw -> reply.result
+            is BrokerToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(PlaceOrder.encodeOutput(reply.output)))
+            is BrokerToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
@@ -454,6 +468,38 @@ abstract class BrokerToolProviderBase : CetpV2ContentProvider() {
     private fun internalError(request: CetpProviderRequest, e: Exception): CetpProviderResult {
         Log.e(LOG_TAG, "tool " + request.tool.name + " failed (request " + request.requestId + ")", e)
         return CetpProviderResult.Failure(errorCode = "INTERNAL_ERROR", message = "Provider internal error")
+    }
+
+    /**
+     * invalidArgsMessage is the message of arguments that fail the input
+     * schema: the Go runtime's, with the first violation.
+     */
+    private fun invalidArgsMessage(violations: List<BrokerToolProviderValidation.Violation>): String {
+        val v = violations.first()
+        return "args do not match the input schema: " + (if (v.instance.isEmpty()) "/" else v.instance) + ": " + v.message
+    }
+
+    /** invalidArgs is the INVALID_ARGS failure of arguments that fail the input schema, with the violations. */
+    private fun invalidArgs(violations: List<BrokerToolProviderValidation.Violation>): CetpProviderResult =
+        CetpProviderResult.Failure(
+            errorCode = "INVALID_ARGS",
+            message = "args do not match the input schema",
+            details = BrokerToolProviderValidation.details(violations),
+        )
+
+    /**
+     * checkOutput validates an inline result against the tool's output
+     * schema before it is returned (CETP v2 §4.2): a result that fails it
+     * goes to the app's log and the caller gets INTERNAL_ERROR, as from the
+     * Go runtime. Other results pass unchanged.
+     */
+    private fun checkOutput(request: CetpProviderRequest, result: CetpProviderResult): CetpProviderResult {
+        if (result !is CetpProviderResult.Inline) return result
+        val violations = BrokerToolProviderValidators.output(request.tool.name, result.value)
+        if (violations.isEmpty()) return result
+        Log.e(LOG_TAG, "tool " + request.tool.name + " produced an invalid result (request " + request.requestId + "): " +
+            violations.joinToString("; ") { (if (it.instance.isEmpty()) "/" else it.instance) + " " + it.keyword + ": " + it.message })
+        return CetpProviderResult.Failure(errorCode = "INTERNAL_ERROR", message = "Provider produced an invalid result")
     }
 
     /** checkArgs decodes the arguments of the call's tool, throwing InvalidArgs on a wrong shape. */

@@ -374,6 +374,10 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
      */
     final override fun authorize(request: CetpProviderRequest): CetpAccessDecision {
         val scopes = scopesOf(request.tool.name) ?: return CetpAccessDecision.Denied(message = "Unknown tool")
+        val violations = FitnessToolProviderValidators.input(request.tool.name, request.args)
+        if (violations.isNotEmpty()) {
+            return CetpAccessDecision.Denied(message = invalidArgsMessage(violations), errorCode = "INVALID_ARGS")
+        }
         try {
             checkArgs(request)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
@@ -400,6 +404,8 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
     }
 
     private fun dispatch_delete_workout(request: CetpProviderRequest): CetpProviderResult {
+        val violations = FitnessToolProviderValidators.input("delete_workout", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             DeleteWorkout.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
@@ -413,12 +419,14 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         // answers it with INTERNAL_ERROR.
         val reply = deleteWorkout(input, request)
         return when (reply) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(DeleteWorkout.encodeOutput(reply.output))
-            is FitnessToolProviderReply.Raw -> reply.result
+            is FitnessToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(DeleteWorkout.encodeOutput(reply.output)))
+            is FitnessToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_export_health_data(request: CetpProviderRequest): CetpProviderResult {
+        val violations = FitnessToolProviderValidators.input("export_health_data", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             ExportHealthData.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
@@ -430,12 +438,14 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
             return internalError(request, e)
         }
         return when (reply) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(ExportHealthData.encodeOutput(reply.output))
-            is FitnessToolProviderReply.Raw -> reply.result
+            is FitnessToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(ExportHealthData.encodeOutput(reply.output)))
+            is FitnessToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_list_workouts(request: CetpProviderRequest): CetpProviderResult {
+        val violations = FitnessToolProviderValidators.input("list_workouts", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             ListWorkouts.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
@@ -447,12 +457,14 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
             return internalError(request, e)
         }
         return when (reply) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(ListWorkouts.encodeOutput(reply.output))
-            is FitnessToolProviderReply.Raw -> reply.result
+            is FitnessToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(ListWorkouts.encodeOutput(reply.output)))
+            is FitnessToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_log_workout(request: CetpProviderRequest): CetpProviderResult {
+        val violations = FitnessToolProviderValidators.input("log_workout", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             LogWorkout.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
@@ -466,12 +478,14 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         // answers it with INTERNAL_ERROR.
         val reply = logWorkout(input, request)
         return when (reply) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(LogWorkout.encodeOutput(reply.output))
-            is FitnessToolProviderReply.Raw -> reply.result
+            is FitnessToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(LogWorkout.encodeOutput(reply.output)))
+            is FitnessToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_sync_wearable(request: CetpProviderRequest): CetpProviderResult {
+        val violations = FitnessToolProviderValidators.input("sync_wearable", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             SyncWearable.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
@@ -485,12 +499,14 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         // answers it with INTERNAL_ERROR.
         val reply = syncWearable(input, request)
         return when (reply) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(SyncWearable.encodeOutput(reply.output))
-            is FitnessToolProviderReply.Raw -> reply.result
+            is FitnessToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(SyncWearable.encodeOutput(reply.output)))
+            is FitnessToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
     private fun dispatch_update_preferences(request: CetpProviderRequest): CetpProviderResult {
+        val violations = FitnessToolProviderValidators.input("update_preferences", request.args)
+        if (violations.isNotEmpty()) return invalidArgs(violations)
         val input = try {
             UpdatePreferences.decodeInput(request.args)
         } catch (e: FitnessToolProviderJson.InvalidArgs) {
@@ -504,8 +520,8 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
         // answers it with INTERNAL_ERROR.
         val reply = updatePreferences(input, request)
         return when (reply) {
-            is FitnessToolProviderReply.Done -> CetpProviderResult.Inline(UpdatePreferences.encodeOutput(reply.output))
-            is FitnessToolProviderReply.Raw -> reply.result
+            is FitnessToolProviderReply.Done -> checkOutput(request, CetpProviderResult.Inline(UpdatePreferences.encodeOutput(reply.output)))
+            is FitnessToolProviderReply.Raw -> checkOutput(request, reply.result)
         }
     }
 
@@ -517,6 +533,38 @@ abstract class FitnessToolProviderBase : CetpV2ContentProvider() {
     private fun internalError(request: CetpProviderRequest, e: Exception): CetpProviderResult {
         Log.e(LOG_TAG, "tool " + request.tool.name + " failed (request " + request.requestId + ")", e)
         return CetpProviderResult.Failure(errorCode = "INTERNAL_ERROR", message = "Provider internal error")
+    }
+
+    /**
+     * invalidArgsMessage is the message of arguments that fail the input
+     * schema: the Go runtime's, with the first violation.
+     */
+    private fun invalidArgsMessage(violations: List<FitnessToolProviderValidation.Violation>): String {
+        val v = violations.first()
+        return "args do not match the input schema: " + (if (v.instance.isEmpty()) "/" else v.instance) + ": " + v.message
+    }
+
+    /** invalidArgs is the INVALID_ARGS failure of arguments that fail the input schema, with the violations. */
+    private fun invalidArgs(violations: List<FitnessToolProviderValidation.Violation>): CetpProviderResult =
+        CetpProviderResult.Failure(
+            errorCode = "INVALID_ARGS",
+            message = "args do not match the input schema",
+            details = FitnessToolProviderValidation.details(violations),
+        )
+
+    /**
+     * checkOutput validates an inline result against the tool's output
+     * schema before it is returned (CETP v2 §4.2): a result that fails it
+     * goes to the app's log and the caller gets INTERNAL_ERROR, as from the
+     * Go runtime. Other results pass unchanged.
+     */
+    private fun checkOutput(request: CetpProviderRequest, result: CetpProviderResult): CetpProviderResult {
+        if (result !is CetpProviderResult.Inline) return result
+        val violations = FitnessToolProviderValidators.output(request.tool.name, result.value)
+        if (violations.isEmpty()) return result
+        Log.e(LOG_TAG, "tool " + request.tool.name + " produced an invalid result (request " + request.requestId + "): " +
+            violations.joinToString("; ") { (if (it.instance.isEmpty()) "/" else it.instance) + " " + it.keyword + ": " + it.message })
+        return CetpProviderResult.Failure(errorCode = "INTERNAL_ERROR", message = "Provider produced an invalid result")
     }
 
     /** checkArgs decodes the arguments of the call's tool, throwing InvalidArgs on a wrong shape. */

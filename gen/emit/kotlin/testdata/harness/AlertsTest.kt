@@ -83,8 +83,12 @@ class Alerts : AlertToolProviderBase() {
         return AlertToolProviderReply.Done(ListAlertsOutput(alerts = emptyList(), nextPageToken = null))
     }
 
-    override fun updateAlert(input: UpdateAlertInput, request: CetpProviderRequest): AlertToolProviderReply<UpdateAlertOutput> =
-        AlertToolProviderReply.Raw(CetpProviderResult.Failure(errorCode = "CONFLICT", message = "busy"))
+    var updateResult: CetpProviderResult = CetpProviderResult.Failure(errorCode = "CONFLICT", message = "busy")
+
+    override fun updateAlert(input: UpdateAlertInput, request: CetpProviderRequest): AlertToolProviderReply<UpdateAlertOutput> {
+        calls.add("update:" + input.alertId)
+        return AlertToolProviderReply.Raw(updateResult)
+    }
 
     fun request(tool: String, args: String): CetpProviderRequest = CetpProviderRequest(
         caller = caller, requestId = "00000000-0000-4000-8000-000000000000", deadlineAtMillis = Long.MAX_VALUE,
@@ -121,9 +125,19 @@ class AlertsTest {
         c.check("missing property is INVALID_ARGS", failureCode(p.exec("create_alert", """{"symbol":"S"}""")) == "INVALID_ARGS")
         c.check("wrong type is INVALID_ARGS", failureCode(p.exec("create_alert", """{"price":true,"symbol":"S"}""")) == "INVALID_ARGS")
         val f = p.exec("list_alerts", """{"status":"nope"}""") as? CetpProviderResult.Failure
-        c.check("INVALID_ARGS names the pointer", f?.details?.get("pointer")?.jsonPrimitive?.content == "/status", f.toString())
-        c.check("raw results pass through", failureCode(p.exec("update_alert", """{"alert_id":"a"}""")) == "CONFLICT")
+        val violation = f?.details?.get("violations")?.jsonArray?.firstOrNull()?.jsonObject
+        c.check("INVALID_ARGS names the pointer and the keyword", violation?.get("instance")?.jsonPrimitive?.content == "/status" &&
+            violation["keyword"]?.jsonPrimitive?.content == "/properties/status/enum", f.toString())
+        c.check("a schema keyword the type does not check is INVALID_ARGS", failureCode(p.exec("update_alert", """{"alert_id":"a"}""")) == "INVALID_ARGS")
+        c.check("a bound the type does not check is INVALID_ARGS", failureCode(p.exec("create_alert", """{"price":-1,"symbol":"S"}""")) == "INVALID_ARGS")
         c.check("handler not called on bad args", p.calls.size == 1, p.calls.toString())
+        c.check("raw results pass through", failureCode(p.exec("update_alert", """{"alert_id":"a","paused":true}""")) == "CONFLICT")
+        p.updateResult = CetpProviderResult.Inline(Json.parseToJsonElement("""{"alert_id":"a","status":"gone","updated_at":"2026-01-01T00:00:00Z"}"""))
+        val invalid = p.exec("update_alert", """{"alert_id":"a","paused":true}""") as? CetpProviderResult.Failure
+        c.check("a result failing the output schema is INTERNAL_ERROR", invalid?.errorCode == "INTERNAL_ERROR" &&
+            invalid.message == "Provider produced an invalid result" && invalid.details == null, invalid.toString())
+        p.updateResult = CetpProviderResult.Inline(Json.parseToJsonElement("""{"alert_id":"a","status":"paused","updated_at":"2026-01-01T00:00:00Z"}"""))
+        c.check("a result within the output schema passes", p.exec("update_alert", """{"alert_id":"a","paused":true}""") == p.updateResult)
 
         p.listThrows = IllegalStateException("database at /data/secret is locked")
         val boom = p.exec("list_alerts", "{}") as? CetpProviderResult.Failure
@@ -151,6 +165,9 @@ class AlertsTest {
         c.check("missing scopes go to onMissingScopes", p.auth("create_alert", create) == auth)
         p.missingScopes = null
         c.check("args are checked before scopes", deniedCode(p.auth("create_alert", "{}")) == "INVALID_ARGS")
+        val bound = p.auth("create_alert", """{"price":0,"symbol":"S"}""") as? CetpAccessDecision.Denied
+        c.check("schema keywords are checked before scopes", bound?.errorCode == "INVALID_ARGS" &&
+            bound.message == "args do not match the input schema: /price: not greater than the exclusive minimum 0", bound.toString())
         p.granted.add("alerts.write")
         c.check("provider_policy defaults to unconfirmed grant", p.auth("create_alert", create) == CetpAccessDecision.Granted(providerConfirmed = false))
         c.check("never and provider_policy tools do not ask confirm", p.confirmed.isEmpty(), p.confirmed.toString())
