@@ -139,6 +139,13 @@ func TestKotlinOnTheJVM(t *testing.T) {
 		writeFiles(t, filepath.Join(src, "corpus"), generate(t, p))
 	}
 	gt = append(gt, corpus...)
+	// The validator cases: keywords beyond the corpus, with instances.
+	cases := load(t, []string{validatorCasesDir})
+	for _, p := range cases {
+		writeFiles(t, filepath.Join(src, "validators"), generate(t, p))
+	}
+	gt = append(gt, cases...)
+	writeFile(t, filepath.Join(src, "harness", "ValidatorCases.kt"), validatorCases(t, cases[0]))
 	writeFile(t, filepath.Join(src, "harness", "CorpusTrips.kt"), corpusTrips(t, corpus[0], filepath.Join(src, "corpus")))
 	writeFile(t, filepath.Join(src, "harness", "RoundTrips.kt"), roundTrips(t))
 	writeFile(t, filepath.Join(src, "harness", "Fixtures.kt"), fixtures(t, append(ps, gt...)))
@@ -257,6 +264,59 @@ func corpusTrips(t *testing.T, p *ir.Provider, dir string) []byte {
 		fmt.Fprintf(&b, "    %s to %s,\n", kotlin.StringLiteral(d[0]), kotlin.StringLiteral(d[1]))
 	}
 	b.WriteString(")\n")
+	return []byte(b.String())
+}
+
+// validatorCasesDir holds the spec of the validator cases, and
+// validatorCasesInstances its valid and invalid instances per tool.
+const (
+	validatorCasesDir       = "testdata/validators/spec"
+	validatorCasesInstances = "testdata/validators/instances.json"
+)
+
+// validatorCases renders harness/ValidatorCases.kt: every instance of
+// validatorCasesInstances checked by the input and the output validator of
+// its tool against the Go runtime's verdict, which must be the one the
+// file gives.
+func validatorCases(t *testing.T, p *ir.Provider) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(validatorCasesInstances)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var instances map[string]struct{ Valid, Invalid []json.RawMessage }
+	if err := json.Unmarshal(raw, &instances); err != nil {
+		t.Fatal(err)
+	}
+	validators := p.Targets.KotlinPackage + "." + p.Targets.KotlinClass + "Validators"
+	schemas := goSchemas(t, p)
+	var b strings.Builder
+	fmt.Fprintf(&b, "package harness\n\n// spellCase writes violations as \"instance keyword: message\".\n"+
+		"private fun spellCase(vs: List<%s.Violation>): List<String> = vs.map { it.instance + \" \" + it.keyword + \": \" + it.message }\n\n",
+		p.Targets.KotlinPackage+"."+p.Targets.KotlinClass+"Validation")
+	b.WriteString("fun validatorCases(c: CorpusChecks) {\n")
+	for _, tool := range slices.Sorted(maps.Keys(instances)) {
+		if _, ok := schemas[tool]; !ok {
+			t.Fatalf("validator cases: no tool %s", tool)
+		}
+		for _, kind := range []string{"valid", "invalid"} {
+			list := instances[tool].Valid
+			if kind == "invalid" {
+				list = instances[tool].Invalid
+			}
+			for i, inst := range list {
+				name := fmt.Sprintf("validators %s/%s/%d", tool, kind, i)
+				for side, fn := range []string{"input", "output"} {
+					if got := schemas[tool][side].verdict(t, inst); got != (kind == "valid") {
+						t.Fatalf("%s: the Go runtime says valid=%v on the %s schema", name, got, fn)
+					}
+					fmt.Fprintf(&b, "    c.verdict(%s, %v, %s) { spellCase(%s.%s(%s, it)) }\n", kotlin.StringLiteral(name+" "+fn),
+						kind == "valid", kotlin.StringLiteral(string(inst)), validators, fn, kotlin.StringLiteral(tool))
+				}
+			}
+		}
+	}
+	b.WriteString("}\n")
 	return []byte(b.String())
 }
 

@@ -67,6 +67,13 @@ class RegexChecks(val c: Checks) {
 
 class CorpusTest {
     @Test
+    fun validatorCases() {
+        val c = Checks()
+        validatorCases(CorpusChecks(c))
+        c.done()
+    }
+
+    @Test
     fun patterns() {
         val c = Checks()
         regexCases(RegexChecks(c))

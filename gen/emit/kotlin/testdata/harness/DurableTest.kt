@@ -174,14 +174,14 @@ class DurableTest {
         val retried = s.call(s.request("create_alert", CREATE, "r-2"))
         c.check("the retry runs once and commits", inline(retried) == """{"alert_id":"a_4"}""" && s.rows() == 3L, "${inline(retried)} rows ${s.rows()}")
 
-        val conflict = s.call(s.request("update_alert", """{"alert_id":"a_1"}""", "r-3"))
-        val conflictAgain = s.call(s.request("update_alert", """{"alert_id":"a_1"}""", "r-3"))
+        val conflict = s.call(s.request("update_alert", """{"alert_id":"a_1","paused":true}""", "r-3"))
+        val conflictAgain = s.call(s.request("update_alert", """{"alert_id":"a_1","paused":true}""", "r-3"))
         c.check("a terminal failure is stored and served again", conflict.code == "CONFLICT" && conflictAgain.code == "CONFLICT" && s.runs.get() == 5,
             "${conflict.code} ${conflictAgain.code} runs ${s.runs}")
         c.check("a failure's business change rolls back", s.db.rawQuery("SELECT count(*) FROM alerts WHERE symbol = 'changed'", null)
             .use { it.moveToFirst(); it.getLong(0) } == 0L)
-        s.call(s.request("update_alert", """{"alert_id":"busy"}""", "r-4"))
-        s.call(s.request("update_alert", """{"alert_id":"busy"}""", "r-4"))
+        s.call(s.request("update_alert", """{"alert_id":"busy","paused":true}""", "r-4"))
+        s.call(s.request("update_alert", """{"alert_id":"busy","paused":true}""", "r-4"))
         c.check("a retryable failure is not stored: the retry runs", s.runs.get() == 7, "runs ${s.runs}")
 
         val late = s.request("create_alert", CREATE, "r-5").copy(deadlineAtMillis = s.clock.get() - 1)
