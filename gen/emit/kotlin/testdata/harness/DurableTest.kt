@@ -28,6 +28,7 @@ import dev.clawseed.sdk.android.cetp.CetpCallerPackage
 import dev.clawseed.sdk.android.cetp.CetpProviderRequest
 import dev.clawseed.sdk.android.cetp.CetpProviderResult
 import dev.clawseed.sdk.android.cetp.OperationState
+import java.io.File
 import java.util.concurrent.CountDownLatch
 import java.util.concurrent.Executors
 import java.util.concurrent.TimeUnit
@@ -55,6 +56,7 @@ class Shop(val db: SQLiteDatabase, val clock: AtomicLong) : AlertToolProviderBas
     val runs = AtomicInteger()
     var slow = 0L
     var failAfterWrite: Exception? = null
+    var afterWrite: (() -> Unit)? = null
     var async = false
     var launch = false
     val worker = Executors.newSingleThreadExecutor()
@@ -81,6 +83,7 @@ class Shop(val db: SQLiteDatabase, val clock: AtomicLong) : AlertToolProviderBas
         val n = runs.incrementAndGet()
         if (slow > 0) Thread.sleep(slow)
         db.execSQL("INSERT INTO alerts (id, symbol) VALUES (?, ?)", arrayOf<Any>("a_$n", input.symbol))
+        afterWrite?.invoke()
         failAfterWrite?.let { throw it }
         return AlertToolProviderReply.Done(CreateAlertOutput(alertId = "a_$n"))
     }
@@ -239,7 +242,7 @@ class DurableTest {
         // primary key keep the request from running twice.
         // sqlite4java logs every SQLITE_BUSY it reports; the store retries them.
         java.util.logging.Logger.getLogger("com.almworks.sqlite4java").level = java.util.logging.Level.OFF
-        val file = java.io.File.createTempFile("cetp", ".db")
+        val file = File.createTempFile("cetp", ".db")
         file.delete()
         val clock = AtomicLong(1_700_000_000_000L)
         // Write-ahead logging, as an app's SQLiteOpenHelper would enable it:
@@ -265,6 +268,40 @@ class DurableTest {
         c.check("all get the same result", results.toSet().size == 1, results.toString())
         for (s in shops) s.db.close()
         file.delete()
+        c.done()
+    }
+
+    @Test
+    fun killedProcess() {
+        val c = Checks()
+        val dir = java.nio.file.Files.createTempDirectory("cetp-kill").toFile()
+        val file = File(dir, "app.db")
+        val marker = File(dir, "inside")
+        // A second JVM runs the call and is killed with SIGKILL inside the
+        // executor's transaction, after the app's row was written.
+        val javaBin = ProcessHandle.current().info().command().orElse("java")
+        val props = listOf("robolectric.offline", "robolectric.dependency.dir", "robolectric.logging.enabled")
+            .mapNotNull { k -> System.getProperty(k)?.let { "-D$k=$it" } }
+        val child = ProcessBuilder(listOf(javaBin, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC") + props +
+            listOf("-Dcetp.kill.db=$file", "-Dcetp.kill.marker=$marker", "-cp", System.getProperty("java.class.path"),
+                "org.junit.runner.JUnitCore", "harness.KilledChild"))
+            .redirectErrorStream(true).redirectOutput(File(dir, "child.log")).start()
+        val deadline = System.currentTimeMillis() + 120_000L
+        while (!marker.exists() && child.isAlive && System.currentTimeMillis() < deadline) Thread.sleep(20)
+        c.check("the child reached the inside of the transaction", marker.exists(), File(dir, "child.log").readText().take(2000))
+        child.destroyForcibly()
+        child.waitFor(30, TimeUnit.SECONDS)
+        val clock = AtomicLong(1_700_000_000_000L)
+        val s = Shop(SQLiteDatabase.openOrCreateDatabase(file, null).also { it.enableWriteAheadLogging() }, clock)
+        s.store.grants.grant(owner, listOf("alerts.write"), clock.get() + DAY)
+        c.check("SIGKILL inside the transaction: no partial effect", s.rows() == 0L, "rows ${s.rows()}")
+        c.check("and no deduplication record", s.db.rawQuery("SELECT count(*) FROM cetp_mutation", null).use { it.moveToFirst(); it.getLong(0) } == 0L)
+        val retry = inline(s.call(s.request("create_alert", CREATE, "r-killed")))
+        val again = inline(s.call(s.request("create_alert", CREATE, "r-killed")))
+        c.check("the retry runs once and commits", retry == """{"alert_id":"a_1"}""" && again == retry && s.runs.get() == 1 && s.rows() == 1L,
+            "$retry $again runs ${s.runs} rows ${s.rows()}")
+        s.db.close()
+        dir.deleteRecursively()
         c.done()
     }
 
@@ -459,3 +496,30 @@ fun Shop.getOperationState(who: CetpCallerIdentity, requestId: String, id: Strin
 
 /** recover is the recovery a restarted Provider runs. */
 fun AlertToolProviderStore.recover(): List<AlertToolProviderStore.StoredOperation> = operations.recover()
+
+/**
+ * KilledChild is the JVM that DurableTest.killedProcess kills: it runs a
+ * create_alert call on the database file it is given and, inside the
+ * executor's transaction after the app's row was written, creates the
+ * marker file and waits to be killed.
+ */
+@RunWith(RobolectricTestRunner::class)
+@Config(sdk = [35])
+@Suppress("DEPRECATION") // SQLiteMode.LEGACY, as DurableTest
+@SQLiteMode(SQLiteMode.Mode.LEGACY)
+class KilledChild {
+    @Test
+    fun runUntilKilled() {
+        val clock = AtomicLong(1_700_000_000_000L)
+        val db = SQLiteDatabase.openOrCreateDatabase(File(System.getProperty("cetp.kill.db")), null)
+        db.enableWriteAheadLogging()
+        val s = Shop(db, clock)
+        s.store.grants.grant(owner, listOf("alerts.write"), clock.get() + DAY)
+        s.afterWrite = {
+            File(System.getProperty("cetp.kill.marker")).createNewFile()
+            Thread.sleep(120_000L)
+        }
+        s.call(s.request("create_alert", CREATE, "r-killed"))
+        error("the child was not killed")
+    }
+}
