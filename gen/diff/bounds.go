@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+
+	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
 // checkEnum records the values narrow admits outside wide's enum or const.
@@ -136,8 +138,8 @@ func (b bound) describe() string {
 }
 
 // numeric compares the number bounds and multipleOf.
-func (c *checker) numeric(wide, narrow node, tn typeSet) {
-	intOnly := !tn.hasAny(tFraction)
+func (c *checker) numeric(wide, narrow node, tn ir.Types) {
+	intOnly := !tn.HasAny(ir.TypeFraction)
 	c.compareBound(wide, narrow, lower(wide, intOnly), lower(narrow, intOnly), -1)
 	c.compareBound(wide, narrow, upper(wide, intOnly), upper(narrow, intOnly), 1)
 	c.multipleOf(wide, narrow)

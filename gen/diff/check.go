@@ -3,6 +3,8 @@ package diff
 import (
 	"fmt"
 	"slices"
+
+	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
 // check records every way in which narrow may accept an instance that wide
@@ -151,48 +153,30 @@ func (c *checker) keywords(wide, narrow node) {
 	tn := types(narrow)
 	c.checkTypes(wide, narrow, tn)
 	c.checkEnum(wide, narrow)
-	if tn.hasAny(numBits) {
+	if tn.HasAny(ir.TypeNumber) {
 		c.numeric(wide, narrow, tn)
 	}
-	if tn.hasAny(tString) {
+	if tn.HasAny(ir.TypeString) {
 		c.strings(wide, narrow)
 	}
-	if tn.hasAny(tArray) {
+	if tn.HasAny(ir.TypeArray) {
 		c.arrays(wide, narrow)
 	}
-	if tn.hasAny(tObject) {
+	if tn.HasAny(ir.TypeObject) {
 		c.objects(wide, narrow)
 	}
 }
 
-// types returns the instance types a schema admits, from its type keyword
-// and its enum or const values.
-func types(n node) typeSet {
+// types returns the instance types a schema admits: its own type, enum
+// and const (ir.Admitted), and nothing when its const is not among its
+// enum values.
+func types(n node) ir.Types {
 	if n.isFalse() {
 		return 0
 	}
-	s := allType
-	switch t := n.obj()["type"].(type) {
-	case string:
-		s = typeNames[t]
-	case []any:
-		s = 0
-		for _, name := range t {
-			name, _ := name.(string)
-			s |= typeNames[name]
-		}
-	}
+	s := ir.Admitted(n.obj())
 	if vals, ok := values(n); ok {
-		s &= valueTypes(vals)
-	}
-	return s
-}
-
-// valueTypes returns the types of the given values.
-func valueTypes(vals []any) typeSet {
-	var s typeSet
-	for _, v := range vals {
-		s |= typeOfValue(v)
+		s &= ir.TypesOf(vals)
 	}
 	return s
 }
@@ -214,7 +198,7 @@ func values(n node) ([]any, bool) {
 }
 
 // checkTypes records the types narrow admits and wide does not.
-func (c *checker) checkTypes(wide, narrow node, tn typeSet) {
+func (c *checker) checkTypes(wide, narrow node, tn ir.Types) {
 	tw := types(wide)
 	if _, restricted := values(wide); restricted {
 		tw = declaredTypes(wide)
@@ -229,6 +213,6 @@ func (c *checker) checkTypes(wide, narrow node, tn typeSet) {
 }
 
 // declaredTypes returns the types of the type keyword alone.
-func declaredTypes(n node) typeSet {
+func declaredTypes(n node) ir.Types {
 	return types(n.without("enum", "const"))
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
 // decided are the keywords whose containment the checker reasons about.
@@ -244,17 +246,17 @@ func (c *checker) byValue(wide, narrow node, kw string) bool {
 // typeGroups are the instance types compared one at a time when the
 // branches of a union are type-disjoint: integers and other numbers go
 // together, since "number" admits both.
-var typeGroups = []typeSet{tNull, tBoolean, tObject, tArray, tString, numBits}
+var typeGroups = []ir.Types{ir.TypeNull, ir.TypeBool, ir.TypeObject, ir.TypeArray, ir.TypeString, ir.TypeNumber}
 
 // byType decides a union whose branches admit pairwise disjoint types
 // (nullable anyOf: a schema and {type: null}): the narrow side, restricted
 // to each type group it admits, must be contained in the branch that
 // admits that group. It reports false when branches share a type.
 func (c *checker) byType(wide, narrow node, kw string, bs []node) bool {
-	owner := map[typeSet]int{}
+	owner := map[ir.Types]int{}
 	for i, b := range bs {
 		for _, g := range typeGroups {
-			if types(c.target(b)).hasAny(g) {
+			if types(c.target(b)).HasAny(g) {
 				if _, taken := owner[g]; taken {
 					return false
 				}
@@ -264,7 +266,7 @@ func (c *checker) byType(wide, narrow node, kw string, bs []node) bool {
 	}
 	tn := types(narrow)
 	for _, g := range typeGroups {
-		if !tn.hasAny(g) {
+		if !tn.HasAny(g) {
 			continue
 		}
 		i, ok := owner[g]
@@ -280,10 +282,10 @@ func (c *checker) byType(wide, narrow node, kw string, bs []node) bool {
 }
 
 // restrictType returns n limited to the instance types of group g.
-func restrictType(n node, g typeSet) node {
-	names := map[typeSet]string{tNull: "null", tBoolean: "boolean", tObject: "object", tArray: "array", tString: "string", numBits: "number"}
-	if g == numBits && !types(n).hasAny(tFraction) {
-		names[numBits] = "integer"
+func restrictType(n node, g ir.Types) node {
+	names := map[ir.Types]string{ir.TypeNull: "null", ir.TypeBool: "boolean", ir.TypeObject: "object", ir.TypeArray: "array", ir.TypeString: "string", ir.TypeNumber: "number"}
+	if g == ir.TypeNumber && !types(n).HasAny(ir.TypeFraction) {
+		names[ir.TypeNumber] = "integer"
 	}
 	m := n.without()
 	m.v.(map[string]any)["type"] = names[g]
@@ -294,7 +296,7 @@ func restrictType(n node, g typeSet) node {
 // branches constrain strings by pattern only: the union of their
 // languages is the language of the alternation of the patterns.
 func (c *checker) byPatterns(wide, narrow node, bs []node) bool {
-	if types(narrow)&^tString != 0 {
+	if types(narrow)&^ir.TypeString != 0 {
 		return false
 	}
 	var alts []string
@@ -368,7 +370,7 @@ func (c *checker) target(n node) node {
 // unionMiss records a narrow side no branch contains: decided when the
 // narrow side admits a type no branch admits, undecided otherwise.
 func (c *checker) unionMiss(wide, narrow node, kw string, bs []node) {
-	var all typeSet
+	var all ir.Types
 	for _, b := range bs {
 		all |= types(c.target(b))
 	}
@@ -385,7 +387,7 @@ func (c *checker) unionMiss(wide, narrow node, kw string, bs []node) {
 // types do not meet, their enum/const values do not meet, or a property
 // both require has disjoint values on each side (a discriminator).
 func disjoint(a, b node) bool {
-	if !types(a).hasAny(types(b)) {
+	if !types(a).HasAny(types(b)) {
 		return true
 	}
 	if va, ok := values(a); ok {

@@ -9,30 +9,7 @@ import (
 	"strconv"
 
 	"github.com/cetpgen/cetpgen/gen/internal/schemaref"
-	"github.com/cetpgen/cetpgen/runtime/jsonval"
 )
-
-// types is a set of JSON types; integer and the other numbers are apart,
-// so "type: number" is tInteger|tFraction.
-type types uint8
-
-const (
-	tNull types = 1 << iota
-	tBool
-	tObject
-	tArray
-	tString
-	tInteger
-	tFraction
-	tAll    = tNull | tBool | tObject | tArray | tString | tInteger | tFraction
-	tNumber = tInteger | tFraction
-)
-
-// typeBits are the JSON Schema type names and their sets.
-var typeBits = map[string]types{
-	"null": tNull, "boolean": tBool, "object": tObject, "array": tArray,
-	"string": tString, "integer": tInteger, "number": tNumber,
-}
 
 // builder builds the graph of one schema document.
 type builder struct {
@@ -99,8 +76,8 @@ func (b *builder) classify(n *Node) {
 		}
 		return
 	}
-	t := admitted(obj)
-	n.Nullable = t&tNull != 0
+	t := Admitted(obj)
+	n.Nullable = t&TypeNull != 0
 	if b.union(n, obj, t) || b.allOf(n, obj, t) {
 		return
 	}
@@ -132,54 +109,6 @@ func refOf(obj map[string]any) string {
 	return r
 }
 
-// admitted is the set of types a schema's own "type", "enum" and
-// "const" admit.
-func admitted(obj map[string]any) types {
-	t := tAll
-	switch x := obj["type"].(type) {
-	case string:
-		t = typeBits[x]
-	case []any:
-		t = 0
-		for _, e := range x {
-			s, _ := e.(string)
-			t |= typeBits[s]
-		}
-	}
-	if vals, ok := obj["enum"].([]any); ok {
-		var e types
-		for _, v := range vals {
-			e |= typeOfValue(v)
-		}
-		t &= e
-	}
-	if c, ok := obj["const"]; ok {
-		t &= typeOfValue(c)
-	}
-	return t
-}
-
-// typeOfValue is the type of a JSON value; an integral number is an
-// integer whatever its spelling (1.0, 1e2).
-func typeOfValue(v any) types {
-	switch x := v.(type) {
-	case nil:
-		return tNull
-	case bool:
-		return tBool
-	case string:
-		return tString
-	case json.Number:
-		if _, err := jsonval.ParseInt(string(x)); err == nil {
-			return tInteger
-		}
-		return tFraction
-	case []any:
-		return tArray
-	}
-	return tObject
-}
-
 // deref follows "$ref" chains syntactically from the subschema at ptr
 // (at most 32 steps) and returns where it ends and its schema.
 func (b *builder) deref(ptr string) (string, any) {
@@ -202,31 +131,31 @@ func (b *builder) deref(ptr string) (string, any) {
 
 // admittedAt is the type set of the subschema at ptr after references
 // (true admits everything, false nothing).
-func (b *builder) admittedAt(ptr string) types {
+func (b *builder) admittedAt(ptr string) Types {
 	_, v := b.deref(ptr)
 	switch x := v.(type) {
 	case bool:
 		if x {
-			return tAll
+			return TypeAll
 		}
 		return 0
 	case map[string]any:
-		return admitted(x)
+		return Admitted(x)
 	}
-	return tAll
+	return TypeAll
 }
 
 // byTypes classifies a schema by the set of types it admits.
-func (b *builder) byTypes(n *Node, obj map[string]any, t types) {
-	nonNull := t &^ tNull
+func (b *builder) byTypes(n *Node, obj map[string]any, t Types) {
+	nonNull := t &^ TypeNull
 	switch {
-	case nonNull == 0 && t == tNull:
+	case nonNull == 0 && t == TypeNull:
 		n.Kind = KindNull
 	case nonNull == 0:
 		n.Kind = KindNever
-	case nonNull == tAll&^tNull:
+	case nonNull == TypeAll&^TypeNull:
 		b.open(n, obj)
-	case nonNull == tNumber || nonNull == tFraction:
+	case nonNull == TypeNumber || nonNull == TypeFraction:
 		n.Kind = KindNumber
 	case single(nonNull):
 		b.shape(n, n.Ptr, obj, nonNull)
@@ -236,18 +165,18 @@ func (b *builder) byTypes(n *Node, obj map[string]any, t types) {
 }
 
 // single reports whether t holds one type (number counts as one).
-func single(t types) bool { return t&(t-1) == 0 }
+func single(t Types) bool { return t&(t-1) == 0 }
 
 // open classifies a schema that admits every type: any JSON value, with
 // a typed view for objects or arrays when it has keywords for them.
 func (b *builder) open(n *Node, obj map[string]any) {
 	n.Kind, n.Nullable = KindAny, true
-	var views []types
+	var views []Types
 	if hasAny(obj, "properties", "required", "additionalProperties", "patternProperties", "unevaluatedProperties", "dependentSchemas", "minProperties", "maxProperties", "propertyNames") {
-		views = append(views, tObject)
+		views = append(views, TypeObject)
 	}
 	if hasAny(obj, "items", "prefixItems", "contains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems") {
-		views = append(views, tArray)
+		views = append(views, TypeArray)
 	}
 	if len(views) == 0 {
 		return
@@ -270,13 +199,13 @@ func hasAny(obj map[string]any, keys ...string) bool {
 
 // typeUnion classifies a schema admitting several types (a type list, or
 // an enum of mixed values) as an open union with one variant per type.
-func (b *builder) typeUnion(n *Node, obj map[string]any, t types) {
+func (b *builder) typeUnion(n *Node, obj map[string]any, t Types) {
 	n.Kind = KindUnion
-	for _, one := range []types{tString, tNumber, tInteger, tBool, tObject, tArray} {
-		if one == tInteger && t&tFraction != 0 {
+	for _, one := range []Types{TypeString, TypeNumber, TypeInteger, TypeBool, TypeObject, TypeArray} {
+		if one == TypeInteger && t&TypeFraction != 0 {
 			continue
 		}
-		if t&one == one || one == tNumber && t&tFraction != 0 {
+		if t&one == one || one == TypeNumber && t&TypeFraction != 0 {
 			n.Variants = append(n.Variants, &Variant{Node: b.projection(n, obj, one)})
 		}
 	}
@@ -285,10 +214,10 @@ func (b *builder) typeUnion(n *Node, obj map[string]any, t types) {
 // projection is the node of a schema restricted to one type: the variant
 // of a type list. It shares the schema's pointer but is not the
 // subschema's own node.
-func (b *builder) projection(of *Node, obj map[string]any, t types) *Node {
+func (b *builder) projection(of *Node, obj map[string]any, t Types) *Node {
 	p := &Node{Ptr: of.Ptr, Value: obj}
 	b.nodes = append(b.nodes, p)
-	if t == tNumber {
+	if t == TypeNumber {
 		p.Kind = KindNumber
 		return p
 	}
@@ -297,17 +226,17 @@ func (b *builder) projection(of *Node, obj map[string]any, t types) *Node {
 }
 
 // shape classifies a schema of one type.
-func (b *builder) shape(n *Node, ptr string, obj map[string]any, t types) {
+func (b *builder) shape(n *Node, ptr string, obj map[string]any, t Types) {
 	switch t {
-	case tBool:
+	case TypeBool:
 		n.Kind = KindBool
-	case tString:
+	case TypeString:
 		b.str(n, obj)
-	case tInteger:
+	case TypeInteger:
 		n.Kind, n.Int = KindInteger, intKind(obj)
-	case tObject:
+	case TypeObject:
 		b.object(n, ptr, obj)
-	case tArray:
+	case TypeArray:
 		b.array(n, ptr, obj)
 	}
 }

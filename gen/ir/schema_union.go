@@ -14,7 +14,7 @@ import (
 // is that branch's type, a string member every branch requires with a
 // distinct constant makes a tagged union, anything else an open union. A
 // union of pure constraints ({required: [a]}) does not type the value.
-func (b *builder) union(n *Node, obj map[string]any, t types) bool {
+func (b *builder) union(n *Node, obj map[string]any, t Types) bool {
 	for _, kw := range []string{"oneOf", "anyOf"} {
 		list, ok := obj[kw].([]any)
 		if !ok || len(list) == 0 || !b.shaped(n.Ptr+"/"+kw, list) {
@@ -26,10 +26,10 @@ func (b *builder) union(n *Node, obj map[string]any, t types) bool {
 		for i := range list {
 			ptr := n.Ptr + "/" + kw + "/" + strconv.Itoa(i)
 			bt := b.admittedAt(ptr) & t
-			if bt&tNull != 0 {
+			if bt&TypeNull != 0 {
 				nullable = true
 			}
-			if bt&^tNull == 0 {
+			if bt&^TypeNull == 0 {
 				continue
 			}
 			rest = append(rest, b.node(ptr))
@@ -145,7 +145,7 @@ func constString(s any) (string, bool) {
 // members are the members' own nodes, one array or scalar type keeps the
 // first part that defines it; anything else is typed by the schema's own
 // keywords, which admit at least as much.
-func (b *builder) allOf(n *Node, obj map[string]any, t types) bool {
+func (b *builder) allOf(n *Node, obj map[string]any, t Types) bool {
 	list, ok := obj["allOf"].([]any)
 	if !ok || len(list) == 0 {
 		return false
@@ -156,14 +156,14 @@ func (b *builder) allOf(n *Node, obj map[string]any, t types) bool {
 		t &= b.admittedAt(at)
 		parts = append(parts, at)
 	}
-	n.Nullable = t&tNull != 0
-	switch nonNull := t &^ tNull; {
-	case nonNull == tObject:
+	n.Nullable = t&TypeNull != 0
+	switch nonNull := t &^ TypeNull; {
+	case nonNull == TypeObject:
 		b.mergeObjects(n, obj, parts)
-	case nonNull == tArray || nonNull == tString || nonNull == tInteger || nonNull == tBool:
+	case nonNull == TypeArray || nonNull == TypeString || nonNull == TypeInteger || nonNull == TypeBool:
 		ptr, part := b.firstPart(parts, nonNull)
 		b.shape(n, ptr, part, nonNull)
-	case nonNull == tNumber || nonNull == tFraction:
+	case nonNull == TypeNumber || nonNull == TypeFraction:
 		n.Kind = KindNumber
 	default:
 		return false
@@ -173,10 +173,10 @@ func (b *builder) allOf(n *Node, obj map[string]any, t types) bool {
 
 // firstPart returns the first of parts with keywords of the type t (its
 // items, enum, bounds), else the schema itself.
-func (b *builder) firstPart(parts []string, t types) (string, map[string]any) {
-	keys := map[types][]string{
-		tArray: {"items", "prefixItems"}, tString: {"enum", "format"},
-		tInteger: {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "enum", "const"},
+func (b *builder) firstPart(parts []string, t Types) (string, map[string]any) {
+	keys := map[Types][]string{
+		TypeArray: {"items", "prefixItems"}, TypeString: {"enum", "format"},
+		TypeInteger: {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "enum", "const"},
 	}[t]
 	for _, ptr := range parts {
 		v, _ := schemaref.ValueAt(b.r.Root, ptr)
