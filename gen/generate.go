@@ -9,6 +9,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/cetpgen/cetpgen/gen/write"
 )
@@ -82,29 +83,50 @@ func Run(open Source, dirs []string, opt RunOptions) (RunResult, error) {
 }
 
 // Plan renders every Provider with the named targets (all when names is
-// empty) into a write plan rooted at root. Nothing is written.
+// empty) into a write plan rooted at root. Nothing is written. The
+// renderings, one per target and Provider, run on the generator's worker
+// pool (emitters read only the IR); their files are gathered in target
+// and Provider order, and the first failure in that order is the error.
 func Plan(providers []*ir.Provider, names []string, root string) (write.Plan, error) {
 	chosen, err := selectTargets(names)
 	if err != nil {
 		return write.Plan{}, err
 	}
-	plan := write.Plan{Root: root}
+	jobs := make([]rendering, 0, len(chosen)*len(providers))
 	for _, t := range chosen {
 		for _, p := range providers {
-			owned := t.ownedDir(p)
-			files, err := t.render(p, root)
-			if err != nil {
-				return write.Plan{}, fmt.Errorf("emit %s for %s: %w", t.Name, p.Dir, err)
-			}
-			if err := checkPaths(owned, files); err != nil {
-				return write.Plan{}, fmt.Errorf("emit %s for %s: %w", t.Name, p.Dir, err)
-			}
-			plan.Owned = append(plan.Owned, owned)
-			plan.Files = append(plan.Files, files...)
+			jobs = append(jobs, rendering{t: t, p: p})
 		}
+	}
+	par.Each(len(jobs), func(i int) { jobs[i].run(root) })
+	plan := write.Plan{Root: root}
+	for _, j := range jobs {
+		if j.err != nil {
+			return write.Plan{}, fmt.Errorf("emit %s for %s: %w", j.t.Name, j.p.Dir, j.err)
+		}
+		plan.Owned = append(plan.Owned, j.owned)
+		plan.Files = append(plan.Files, j.files...)
 	}
 	sort.Slice(plan.Files, func(i, j int) bool { return plan.Files[i].Path < plan.Files[j].Path })
 	return plan, nil
+}
+
+// rendering is one target's rendering of one Provider and its outcome.
+type rendering struct {
+	t     Target
+	p     *ir.Provider
+	owned string
+	files []emit.File
+	err   error
+}
+
+// run renders r.p with r.t and checks that the files stay in the
+// directory the target owns for it.
+func (r *rendering) run(root string) {
+	r.owned = r.t.ownedDir(r.p)
+	if r.files, r.err = r.t.render(r.p, root); r.err == nil {
+		r.err = checkPaths(r.owned, r.files)
+	}
 }
 
 // CheckTargets reports an unknown name among --target names, so a typo
