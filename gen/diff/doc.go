@@ -27,8 +27,14 @@
 // soundness_test.go checks every compatible verdict against
 // jsonschema/v6 on generated schema pairs and instances.
 //
-// All $ref handling is in node.go (resolve) and check.go (deref), so that
-// the comparison can move to a resolved schema graph in one place.
+// The comparison shares the schema graph's primitives rather than
+// redoing them: $ref resolves through gen/internal/schemaref as the graph
+// resolves it (node.go resolve, check.go deref), and the types a schema
+// admits are ir.Admitted, the graph's own type admission. It does not
+// read the graph's node kinds: a kind says how targets type a value and
+// is never narrower than the schema, so it drops constraints (a oneOf of
+// bare "required" lists, a non-string discriminator, multi-value enums)
+// that containment must decide.
 //
 // Reports are written as Markdown for a pull-request comment, as JSON, or
 // as GitHub workflow annotations on the changed lines of the new spec.

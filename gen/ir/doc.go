@@ -27,7 +27,9 @@
 // any JSON), never narrower than its schema: a shape the keywords do not
 // pin down is a JSON value with typed views. Names are allocated once per
 // declared node for Go and Kotlin (schema_names.go), in a fixed order, so
-// no emitter invents a cross-target name.
+// no emitter invents a cross-target name. The types a schema admits
+// (Types, Admitted in schema_types.go) are computed by one function that
+// the graph and gen/diff share.
 //
 // The vocabulary (effects, risks, confirmation policies, execution modes,
 // capabilities, accesses, sensitivities) is package protocol's: the IR's
