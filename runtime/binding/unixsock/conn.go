@@ -24,6 +24,10 @@ type conn struct {
 	ctx    context.Context // the parent of every request's context: carries the Peer
 	jobs   chan job        // idle workers wait here
 	calls  sync.WaitGroup
+	// answers holds a token for every request whose answer is not yet
+	// written, at most 2*MaxInFlight: a client that does not read its
+	// answers stops the reader there instead of piling up goroutines.
+	answers chan struct{}
 
 	wmu   sync.Mutex
 	wbuf  []byte    // the frame being written, reused
@@ -42,7 +46,7 @@ type job struct {
 
 func newConn(s *server, c *net.UnixConn, peer Peer, caller provider.Caller) *conn {
 	return &conn{s: s, c: c, caller: caller, ctx: context.WithValue(s.hard, peerKey{}, peer),
-		jobs: make(chan job), running: map[uint32]context.CancelFunc{}}
+		jobs: make(chan job), answers: make(chan struct{}, 2*s.opt.MaxInFlight), running: map[uint32]context.CancelFunc{}}
 }
 
 // readLoop reads and dispatches frames until the connection ends, the
@@ -105,18 +109,27 @@ func (c *conn) cancel(id uint32) {
 }
 
 // start hands f to a worker, or answers RATE_LIMITED at once when
-// MaxInFlight requests of the connection are running: the reader never
-// waits, so it always reads the Cancel frames of running requests.
+// MaxInFlight requests of the connection are running: the reader does not
+// wait for running requests, so it always reads their Cancel frames. It
+// waits only while 2*MaxInFlight answers of the connection are not yet
+// written, that is for a client that does not read them, until one is
+// written or the server's call contexts end.
 func (c *conn) start(f *frame) error {
+	select {
+	case c.answers <- struct{}{}:
+	case <-c.ctx.Done():
+		return c.ctx.Err()
+	}
 	c.mu.Lock()
 	if c.running[f.id] != nil {
 		c.mu.Unlock()
+		<-c.answers
 		return frameErr("request number %d is already running", f.id)
 	}
 	if c.inFlight >= c.s.opt.MaxInFlight {
 		c.mu.Unlock()
 		c.calls.Add(1)
-		go func() { defer c.calls.Done(); c.refuse(f) }()
+		go func() { defer c.answered(); c.refuse(f) }()
 		return nil
 	}
 	c.inFlight++
@@ -165,7 +178,7 @@ func echoOf(f *frame) protocol.Echo {
 // before the answer is written: a client may send its next request as
 // soon as it reads this answer, and that request must find the slot free.
 func (c *conn) run(ctx context.Context, f *frame) {
-	defer c.calls.Done()
+	defer c.answered()
 	if f.typ == typeLaunch {
 		err := c.s.h.Launch(ctx, c.caller, &protocol.Resolution{ID: f.resolution})
 		c.finish(f.id)
@@ -175,6 +188,12 @@ func (c *conn) run(ctx context.Context, f *frame) {
 	resp := c.s.h.Call(ctx, c.caller, f.method, f.bundle)
 	c.finish(f.id)
 	c.sendResult(f, resp)
+}
+
+// answered ends a request whose answer was written or given up.
+func (c *conn) answered() {
+	<-c.answers
+	c.calls.Done()
 }
 
 // finish ends request id: it cancels its context, forgets its number and

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -18,14 +19,21 @@ import (
 // socket buffers, so writing it blocks until the client reads.
 const bulkBytes = 4 << 20
 
-// bulkHandler answers "bulk" with bulkBytes of data and every other call
-// with its method.
+// chunkBytes is the size of the answer to "chunk": more than a Unix
+// socket buffers, so a client that does not read blocks the second one.
+const chunkBytes = 256 << 10
+
+// bulkHandler answers "bulk" with bulkBytes of data, "chunk" with
+// chunkBytes, and every other call with its method.
 type bulkHandler struct{ stubHandler }
 
 // Call implements Handler.
 func (bulkHandler) Call(_ context.Context, _ provider.Caller, method string, _ protocol.Bundle) protocol.Bundle {
-	if method == "bulk" {
+	switch method {
+	case "bulk":
 		return protocol.Bundle{protocol.KeyData: protocol.String(strings.Repeat("b", bulkBytes))}
+	case "chunk":
+		return protocol.Bundle{protocol.KeyData: protocol.String(strings.Repeat("c", chunkBytes))}
 	}
 	return protocol.Bundle{protocol.KeyData: protocol.String(method)}
 }
@@ -104,4 +112,34 @@ func TestSixteenCallersUnderTheLimit(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestUnreadAnswersBounded proves that a client which sends calls and
+// never reads their answers holds at most 2*MaxInFlight answers, and as
+// many goroutines, in the server: past that the server stops reading the
+// connection instead of starting a goroutine per call.
+func TestUnreadAnswersBounded(t *testing.T) {
+	const maxInFlight, calls = 2, 100
+	base := runtime.NumGoroutine()
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: serveStub(t, bulkHandler{}, Options{MaxInFlight: maxInFlight}), Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrote := make(chan struct{})
+	defer func() { c.Close(); <-wrote }()
+	go func() { // blocks once the server stops reading, until c closes
+		defer close(wrote)
+		for id := range uint32(calls) {
+			buf, _, _ := encodeFrame(&frame{typ: typeCall, id: id + 1, method: "chunk", bundle: protocol.Bundle{}})
+			if _, err := c.Write(buf); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	// the listener's and the connection's goroutines, the writer above, and
+	// one worker or refusal per answer held
+	if n := runtime.NumGoroutine() - base; n > 2*maxInFlight+6 {
+		t.Fatalf("%d goroutines for %d unread answers with MaxInFlight %d", n, calls, maxInFlight)
+	}
 }

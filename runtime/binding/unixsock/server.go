@@ -44,8 +44,10 @@ type Options struct {
 	// closed at once. It defaults to DefaultMaxConnsPerUID.
 	MaxConnsPerUID int
 	// MaxInFlight bounds the calls and launches running at once on one
-	// connection; one more is answered RATE_LIMITED at once. It defaults
-	// to DefaultMaxInFlight.
+	// connection; one more is answered RATE_LIMITED at once. Twice it
+	// bounds the answers of a connection not yet written: past that the
+	// server stops reading the connection until one is. It defaults to
+	// DefaultMaxInFlight.
 	MaxInFlight int
 	// RetryAfter is the retry_after_ms of that RATE_LIMITED answer; it
 	// defaults to DefaultRetryAfter.
