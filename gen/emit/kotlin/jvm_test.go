@@ -316,6 +316,18 @@ func validatorCases(t *testing.T, p *ir.Provider) []byte {
 			}
 		}
 	}
+	// Twelve members each failing propertyNames and additionalProperties:
+	// the violations stop at the bound, the same each time.
+	many := map[string]int{}
+	for i := range 12 {
+		many[fmt.Sprintf("Z%d", i)] = i
+	}
+	inst, err := json.Marshal(map[string]any{"names": many})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "    c.bounded(\"validators strings: many violations\", %s) { spellCase(%s.input(\"strings\", it)) }\n",
+		kotlin.StringLiteral(string(inst)), validators)
 	b.WriteString("}\n")
 	return []byte(b.String())
 }

@@ -16,8 +16,11 @@ type body struct {
 	depth int
 	// failed says some keyword can fail, so the function keeps "ok".
 	failed bool
-	// ann is the Kotlin expression of the annotations being collected
-	// ("me" or "ev"); annSure says it is never null.
+	// ann is the Kotlin expression of the annotations being collected:
+	// "ev", the caller's (null when nobody reads them), or "me", the
+	// subschema's own when it has unevaluatedProperties or
+	// unevaluatedItems, which see only what its own keywords and in-place
+	// subschemas evaluated; annSure says it is never null.
 	ann     string
 	annSure bool
 	vars    int
@@ -84,12 +87,20 @@ func (b *body) annotate(call string) {
 	b.line("%s?.%s", b.ann, call)
 }
 
-// finish returns the function's lines.
+// finish returns the function's lines. A subschema that collected its
+// own annotations passes them to its caller's when it succeeds.
 func (b *body) finish() []string {
+	lines := b.lines
 	if !b.failed {
-		return append(b.lines, "return true")
+		if b.annSure {
+			lines = append(lines, "ev?.merge(me)")
+		}
+		return append(lines, "return true")
 	}
-	return append(append([]string{"var ok = true"}, b.lines...), "return ok")
+	if b.annSure {
+		lines = append(lines, "if (ok) ev?.merge(me)")
+	}
+	return append(append([]string{"var ok = true"}, lines...), "return ok")
 }
 
 // kwPtr is the schema pointer of keyword kw of the subschema at ptr.

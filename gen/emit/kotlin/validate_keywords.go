@@ -28,7 +28,7 @@ func (sg *schemaGen) body(s *ir.Subschema) ([]string, error) {
 		return b.finish(), nil
 	}
 	if hasKeyword(obj, "unevaluatedProperties", "unevaluatedItems") {
-		b.line("val me = ev ?: Eval()")
+		b.line("val me = Eval()")
 		b.ann, b.annSure = "me", true
 	}
 	for _, step := range []func(*body, *ir.Subschema, map[string]any) error{

@@ -56,6 +56,17 @@ class CorpusChecks(val c: Checks) {
     }
 }
 
+/**
+ * bounded checks that a value with more violations than the bound gets
+ * exactly MAX_VIOLATIONS (8, the Go runtime's bound), the same list on
+ * every run.
+ */
+fun CorpusChecks.bounded(name: String, json: String, validate: (JsonElement) -> List<String>) {
+    val e = Json.parseToJsonElement(json)
+    val first = validate(e)
+    c.check(name, first.size == 8 && validate(e) == first, first.toString())
+}
+
 /** RegexChecks runs translated patterns with java.util.regex. */
 class RegexChecks(val c: Checks) {
     /** match checks that the Java pattern finds a match in subject exactly when Go's regexp does. */
