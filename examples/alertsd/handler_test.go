@@ -69,11 +69,11 @@ func TestCreateListUpdateDelete(t *testing.T) {
 	ui := &approve{}
 	f := newFixture(t, ui)
 	ctx := context.Background()
-	created, err := f.c.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "600519.SH", Price: 1688})
+	created, err := f.c.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "600519.SH", Price: jsonval.NumberFromInt(1688)})
 	if err != nil || !strings.HasPrefix(created.AlertID, "a_") {
 		t.Fatalf("create: %+v, %v", created, err)
 	}
-	f.c.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "AAPL", Price: 200})
+	f.c.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "AAPL", Price: jsonval.NumberFromInt(200)})
 	paused := true
 	up, err := f.c.UpdateAlert(ctx, alerts.UpdateAlertInput{AlertID: created.AlertID, Paused: &paused,
 		Note: alerts.NullableValue("before the earnings")})
@@ -81,7 +81,7 @@ func TestCreateListUpdateDelete(t *testing.T) {
 		t.Fatalf("update: %+v, %v", up, err)
 	}
 	list := listAll(t, f.c, alerts.ListAlertsInput{Symbol: ptr("600519.SH")})
-	if len(list) != 1 || list[0].Status != "paused" || list[0].Note.Value != "before the earnings" || list[0].Price != 1688 {
+	if len(list) != 1 || list[0].Status != "paused" || list[0].Note.Value != "before the earnings" || list[0].Price != jsonval.NumberFromInt(1688) {
 		t.Fatalf("list: %+v", list)
 	}
 	if _, err := f.c.DeleteAlert(ctx, alerts.DeleteAlertInput{AlertID: created.AlertID}); err != nil {
@@ -109,10 +109,34 @@ func TestUnknownAlertIsConflict(t *testing.T) {
 	}
 }
 
+// TestPriceKeptExactly proves a price float64 cannot hold, past its 17
+// significant digits and beyond its range, is stored and listed exactly.
+func TestPriceKeptExactly(t *testing.T) {
+	f := newFixture(t, &approve{})
+	ctx := context.Background()
+	for _, lit := range []string{"1688.00000000000000000001", "1e400"} {
+		price, err := jsonval.ParseNumber(lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := f.c.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "EXACT", Price: price})
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := map[string]jsonval.Number{}
+		for _, got := range listAll(t, f.c, alerts.ListAlertsInput{}) {
+			listed[got.AlertID] = got.Price
+		}
+		if got, ok := listed[a.AlertID]; !ok || got != price {
+			t.Fatalf("created at %s, listed at %s (listed: %v)", lit, got, ok)
+		}
+	}
+}
+
 func TestAutoDenyCancelsDelete(t *testing.T) {
 	f := newFixture(t, provider.AutoDeny{})
 	ctx := context.Background()
-	a, err := f.c.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "AAPL", Price: 1})
+	a, err := f.c.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "AAPL", Price: jsonval.NumberFromInt(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +163,7 @@ func TestAlertsAreOwnedByTheirCaller(t *testing.T) {
 	tr := consumer.InProcess{Provider: f.p, Caller: provider.Caller{UID: os.Getuid(),
 		Packages: []provider.CallerPackage{{Name: "com.other.app"}}}}
 	other := alerts.NewClient(consumer.New(tr, consumer.Options{}))
-	if _, err := other.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "AAPL", Price: 1}); err != nil {
+	if _, err := other.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "AAPL", Price: jsonval.NumberFromInt(1)}); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(listAll(t, f.c, alerts.ListAlertsInput{})); n != 0 {
@@ -151,12 +175,12 @@ func TestPages(t *testing.T) {
 	f := newFixture(t, &approve{})
 	ctx := context.Background()
 	for i := range 5 {
-		if _, err := f.c.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "S", Price: float64(i + 1)}); err != nil {
+		if _, err := f.c.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "S", Price: jsonval.NumberFromInt(int64(i + 1))}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	size := jsonval.Int64(2)
-	var got []float64
+	var got []string
 	in := alerts.ListAlertsInput{PageSize: &size}
 	for range 4 {
 		out, err := f.c.ListAlerts(ctx, in)
@@ -164,14 +188,14 @@ func TestPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, a := range out.Alerts {
-			got = append(got, a.Price)
+			got = append(got, a.Price.String())
 		}
 		if out.NextPageToken == nil {
 			break
 		}
 		in.PageToken = alerts.NullableValue(*out.NextPageToken)
 	}
-	if len(got) != 5 || got[0] != 5 || got[4] != 1 {
+	if len(got) != 5 || got[0] != "5" || got[4] != "1" {
 		t.Fatalf("pages gave prices %v, want 5..1 newest first", got)
 	}
 	_, err := f.c.ListAlerts(ctx, alerts.ListAlertsInput{PageToken: alerts.NullableValue("x")})
@@ -184,7 +208,7 @@ func TestCreateStopsWhenCancelled(t *testing.T) {
 	h := &handler{delay: time.Hour, now: time.Now}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := h.CreateAlert(ctx, &provider.Call{}, alerts.CreateAlertInput{Symbol: "AAPL", Price: 1})
+	_, err := h.CreateAlert(ctx, &provider.Call{}, alerts.CreateAlertInput{Symbol: "AAPL", Price: jsonval.NumberFromInt(1)})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled create: %v", err)
 	}

@@ -11,13 +11,16 @@ import (
 // schemaSQL creates the alerts table beside the runtime store's tables in
 // the same database (SQLite or PostgreSQL: the types below mean the same
 // in both). owner is the caller's stable key (provider.Caller.Key), so
-// each caller sees only its own alerts.
+// each caller sees only its own alerts. price is the exact JSON number
+// the caller sent, as its canonical literal (jsonval.Number), so a price
+// of 0.10000000000000000001 reads back unchanged; the tool schema already
+// keeps it above 0.
 const schemaSQL = `
 CREATE TABLE IF NOT EXISTS alerts (
 	alert_id     TEXT PRIMARY KEY,
 	owner        TEXT NOT NULL,
 	symbol       TEXT NOT NULL,
-	price        DOUBLE PRECISION NOT NULL CHECK (price > 0),
+	price        TEXT NOT NULL,
 	direction    TEXT NOT NULL CHECK (direction IN ('above', 'below')),
 	status       TEXT NOT NULL CHECK (status IN ('active', 'triggered', 'paused')),
 	note         TEXT,

@@ -25,6 +25,8 @@ func TestFlagsReachTheTool(t *testing.T) {
 			`{"count":-3,"loud":true,"mode":"b","ratio":2.5e3,"text":"hi <&>"}`},
 		{"lists and json", "", []string{"notes", "echo", "--text", "x", "--tag", "a,b", "--tag", "c", "--n", "1", "--n", "2", "--meta", `{"k": [1, null]}`},
 			`{"meta":{"k":[1,null]},"ns":[1,2],"tags":["a,b","c"],"text":"x"}`},
+		{"exact numbers", "", []string{"notes", "echo", "--text", "x", "--ratio", "0.10000000000000000001"}, `{"ratio":0.10000000000000000001,"text":"x"}`},
+		{"number past float64", "", []string{"notes", "echo", "--text", "x", "--ratio", "-1E400"}, `{"ratio":-1E400,"text":"x"}`},
 		{"bool false", "", []string{"notes", "echo", "--text", "x", "--loud=false"}, `{"loud":false,"text":"x"}`},
 		{"json escape", "", []string{"notes", "echo", "--json", `{"text":"a","extra":{"big":12345678901234567890}}`, "--text", "b"},
 			`{"extra":{"big":12345678901234567890},"text":"b"}`},

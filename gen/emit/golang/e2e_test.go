@@ -9,6 +9,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/out/go/alerts"
 	"github.com/cetpgen/cetpgen/runtime/consumer"
+	"github.com/cetpgen/cetpgen/runtime/jsonval"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/cetpgen/cetpgen/runtime/provider"
 	"github.com/cetpgen/cetpgen/runtime/provider/providertest"
@@ -69,7 +70,7 @@ func (b *alertBook) UpdateAlert(_ context.Context, _ *provider.Call, in alerts.U
 func newAlerts(t *testing.T) (*alerts.Client, *alertBook) {
 	t.Helper()
 	book := &alertBook{alerts: map[string]alerts.ListAlertsAlert{"a_1": {
-		AlertID: "a_1", Symbol: "600519.SH", Price: 1688, Direction: alerts.ListAlertsAlertDirectionAbove,
+		AlertID: "a_1", Symbol: "600519.SH", Price: jsonval.NumberFromInt(1688), Direction: alerts.ListAlertsAlertDirectionAbove,
 		Status: alerts.ListAlertsAlertStatusActive, CreatedAt: "2026-11-29T07:00:00Z",
 	}}}
 	auth := &providertest.Authorizer{}
@@ -101,7 +102,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	// create_alert is sync_or_async: the Provider accepts it as an
 	// operation and the Client follows it to its result.
-	created, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: 1})
+	created, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: jsonval.NumberFromInt(1)})
 	if err != nil || created.AlertID != "a_X" {
 		t.Fatalf("create: %+v, %v", created, err)
 	}
@@ -114,12 +115,12 @@ func TestEndToEnd(t *testing.T) {
 			return err
 		}, protocol.CodeConflict},
 		{func() error {
-			_, err := client.UpdateAlert(ctx, alerts.UpdateAlertInput{AlertID: "a_1", Price: ptr(-1.0)})
+			_, err := client.UpdateAlert(ctx, alerts.UpdateAlertInput{AlertID: "a_1", Price: ptr(jsonval.NumberFromInt(-1))})
 			return err
 		}, protocol.CodeInvalidArgs},
 		{func() error { _, err := client.DeleteAlert(ctx, alerts.DeleteAlertInput{AlertID: "a_1"}); return err }, protocol.CodeUserActionRequired},
 		{func() error {
-			_, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: 0})
+			_, err := client.CreateAlert(ctx, alerts.CreateAlertInput{Symbol: "X", Price: jsonval.Number{}})
 			return err
 		}, protocol.CodeInvalidArgs},
 	}

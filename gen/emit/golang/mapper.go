@@ -77,7 +77,7 @@ func (m *mapper) typeOf(n *ir.Node, inner bool) gotype {
 		}
 		return tBigInt
 	case ir.KindNumber:
-		return tFloat64
+		return tNumber
 	case ir.KindString:
 		if n.Format == "date-time" {
 			m.uses.dateTime = true

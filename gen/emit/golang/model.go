@@ -40,12 +40,12 @@ const (
 )
 
 var (
-	tString  = gotype{code: jen.String()}
-	tInt64   = gotype{code: jen.Qual(pkgJSONVal, "Int64")}
-	tBigInt  = gotype{code: jen.Qual(pkgJSONVal, "Int")}
-	tFloat64 = gotype{code: jen.Float64()}
-	tBool    = gotype{code: jen.Bool()}
-	tRaw     = gotype{code: jen.Qual(pkgJSON, "RawMessage"), kind: kRaw}
+	tString = gotype{code: jen.String()}
+	tInt64  = gotype{code: jen.Qual(pkgJSONVal, "Int64")}
+	tBigInt = gotype{code: jen.Qual(pkgJSONVal, "Int")}
+	tNumber = gotype{code: jen.Qual(pkgJSONVal, "Number")}
+	tBool   = gotype{code: jen.Bool()}
+	tRaw    = gotype{code: jen.Qual(pkgJSON, "RawMessage"), kind: kRaw}
 )
 
 // declKind is what a package-level type declaration is.

@@ -32,8 +32,8 @@ func renderDecl(f *jen.File, d *decl) {
 // it has extra members or members whose names a tag cannot carry.
 //
 //	type CreateAlertInput struct {
-//		Price  float64 `json:"price"`
-//		Symbol string  `json:"symbol"`
+//		Price  jsonval.Number `json:"price"`
+//		Symbol string         `json:"symbol"`
 //		// Extra holds the members not declared above, by name.
 //		Extra map[string]json.RawMessage `json:"-"`
 //	}

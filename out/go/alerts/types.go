@@ -12,8 +12,8 @@ import (
 // CreateAlertInput is the input of the tool create_alert.
 type CreateAlertInput struct {
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
-	Price  float64 `json:"price"`
-	Symbol string  `json:"symbol"`
+	Price  jsonval.Number `json:"price"`
+	Symbol string         `json:"symbol"`
 }
 
 // CreateAlertOutput is the output of the tool create_alert.
@@ -116,7 +116,7 @@ type ListAlertsAlert struct {
 	// Checked by the runtime's schema validation, not by this Go type: maxLength 200.
 	Note Nullable[string] `json:"note,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
-	Price       float64               `json:"price"`
+	Price       jsonval.Number        `json:"price"`
 	Status      ListAlertsAlertStatus `json:"status"`
 	Symbol      string                `json:"symbol"`
 	TriggeredAt *DateTime             `json:"triggered_at"`
@@ -169,7 +169,7 @@ type UpdateAlertInput struct {
 	Note   Nullable[string] `json:"note,omitzero"`
 	Paused *bool            `json:"paused,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
-	Price *float64 `json:"price,omitzero"`
+	Price *jsonval.Number `json:"price,omitzero"`
 }
 
 // UpdateAlertInputDirection is the type of member "direction" of UpdateAlertInput.

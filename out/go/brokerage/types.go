@@ -126,10 +126,10 @@ const (
 
 // ExportStatementsOutputDocumentsItemLinesItem is .
 type ExportStatementsOutputDocumentsItemLinesItem struct {
-	Amount      float64  `json:"amount"`
-	Balance     *float64 `json:"balance,omitzero"`
-	Date        DateTime `json:"date"`
-	Description string   `json:"description"`
+	Amount      jsonval.Number  `json:"amount"`
+	Balance     *jsonval.Number `json:"balance,omitzero"`
+	Date        DateTime        `json:"date"`
+	Description string          `json:"description"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -158,9 +158,9 @@ type GetPortfolioOutput struct {
 	Account GetPortfolioOutputAccount `json:"account"`
 	AsOf    DateTime                  `json:"as_of"`
 	// Settled cash per currency code.
-	Cash       map[string]float64     `json:"cash"`
-	Positions  []GetPortfolioPosition `json:"positions"`
-	TotalValue GetPortfolioMoney      `json:"total_value"`
+	Cash       map[string]jsonval.Number `json:"cash"`
+	Positions  []GetPortfolioPosition    `json:"positions"`
+	TotalValue GetPortfolioMoney         `json:"total_value"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -240,7 +240,7 @@ func (v *GetPortfolioPosition) UnmarshalJSON(data []byte) error {
 
 // GetPortfolioMoney is the schema at "#/$defs/money" of get_portfolio.
 type GetPortfolioMoney struct {
-	Amount float64 `json:"amount"`
+	Amount jsonval.Number `json:"amount"`
 	// Checked by the runtime's schema validation, not by this Go type: pattern "^[A-Z]{3}$".
 	Currency string `json:"currency"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
@@ -270,16 +270,16 @@ type GetQuoteInput struct {
 
 // GetQuoteOutput is the output of the tool get_quote.
 type GetQuoteOutput struct {
-	AsOf DateTime `json:"as_of"`
-	Ask  *float64 `json:"ask"`
-	Bid  *float64 `json:"bid"`
+	AsOf DateTime        `json:"as_of"`
+	Ask  *jsonval.Number `json:"ask"`
+	Bid  *jsonval.Number `json:"bid"`
 	// Checked by the runtime's schema validation, not by this Go type: pattern "^[A-Z]{3}$".
-	Currency string   `json:"currency"`
-	DayHigh  *float64 `json:"day_high,omitzero"`
-	DayLow   *float64 `json:"day_low,omitzero"`
+	Currency string          `json:"currency"`
+	DayHigh  *jsonval.Number `json:"day_high,omitzero"`
+	DayLow   *jsonval.Number `json:"day_low,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	DelaySeconds jsonval.Int          `json:"delay_seconds"`
-	Last         float64              `json:"last"`
+	Last         jsonval.Number       `json:"last"`
 	Status       GetQuoteOutputStatus `json:"status"`
 	Symbol       string               `json:"symbol"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
@@ -388,7 +388,7 @@ type PlaceOrderLimitPricing struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "limit".
 	Kind string `json:"kind"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
-	LimitPrice float64 `json:"limit_price"`
+	LimitPrice jsonval.Number `json:"limit_price"`
 }
 
 // PlaceOrderStopLimitPricing is the schema at "#/$defs/stop_limit_pricing" of place_order.
@@ -396,9 +396,9 @@ type PlaceOrderStopLimitPricing struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "stop_limit".
 	Kind string `json:"kind"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
-	LimitPrice float64 `json:"limit_price"`
+	LimitPrice jsonval.Number `json:"limit_price"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
-	StopPrice float64 `json:"stop_price"`
+	StopPrice jsonval.Number `json:"stop_price"`
 }
 
 // PlaceOrderInputSide is the type of member "side" of PlaceOrderInput.
@@ -424,7 +424,7 @@ const (
 
 // PlaceOrderOutput is the output of the tool place_order.
 type PlaceOrderOutput struct {
-	AverageFillPrice *float64             `json:"average_fill_price"`
+	AverageFillPrice *jsonval.Number      `json:"average_fill_price"`
 	Fees             PlaceOrderOutputFees `json:"fees"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	FilledQuantity  jsonval.Int           `json:"filled_quantity"`
@@ -452,11 +452,11 @@ func (v *PlaceOrderOutput) UnmarshalJSON(data []byte) error {
 // PlaceOrderOutputFees is the type of member "fees" of PlaceOrderOutput.
 type PlaceOrderOutputFees struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	Commission float64 `json:"commission"`
+	Commission jsonval.Number `json:"commission"`
 	// Checked by the runtime's schema validation, not by this Go type: pattern "^[A-Z]{3}$".
 	Currency string `json:"currency"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	ExchangeFee float64 `json:"exchange_fee"`
+	ExchangeFee jsonval.Number `json:"exchange_fee"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`

@@ -99,10 +99,10 @@ type ExportHealthDataOutputProfile struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 1900.
 	BirthYear Nullable[jsonval.Int] `json:"birth_year,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
-	HeightCm Nullable[float64] `json:"height_cm,omitzero"`
-	Nickname string            `json:"nickname"`
+	HeightCm Nullable[jsonval.Number] `json:"height_cm,omitzero"`
+	Nickname string                   `json:"nickname"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
-	WeightKg Nullable[float64] `json:"weight_kg,omitzero"`
+	WeightKg Nullable[jsonval.Number] `json:"weight_kg,omitzero"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -122,7 +122,7 @@ func (v *ExportHealthDataOutputProfile) UnmarshalJSON(data []byte) error {
 
 // ExportHealthDataOutputWorkoutsItem is .
 type ExportHealthDataOutputWorkoutsItem struct {
-	DistanceM Nullable[float64] `json:"distance_m,omitzero"`
+	DistanceM Nullable[jsonval.Number] `json:"distance_m,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	DurationSeconds jsonval.Int                             `json:"duration_seconds"`
 	Sport           ExportHealthDataOutputWorkoutsItemSport `json:"sport"`
@@ -203,7 +203,7 @@ type ListWorkoutsWorkout struct {
 	// Checked by the runtime's schema validation, not by this Go type: maximum 250, minimum 20.
 	AverageHeartRate Nullable[jsonval.Int64] `json:"average_heart_rate,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	CaloriesKcal Nullable[float64]         `json:"calories_kcal,omitzero"`
+	CaloriesKcal Nullable[jsonval.Number]  `json:"calories_kcal,omitzero"`
 	Detail       ListWorkoutsWorkoutDetail `json:"detail"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	DurationSeconds jsonval.Int `json:"duration_seconds"`
@@ -284,10 +284,10 @@ func (u *ListWorkoutsWorkoutDetail) UnmarshalJSON(data []byte) error {
 // ListWorkoutsRunDetail is the schema at "#/$defs/run_detail" of list_workouts.
 type ListWorkoutsRunDetail struct {
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0.
-	AveragePaceSPerKm *float64 `json:"average_pace_s_per_km,omitzero"`
+	AveragePaceSPerKm *jsonval.Number `json:"average_pace_s_per_km,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	DistanceM      float64           `json:"distance_m"`
-	ElevationGainM Nullable[float64] `json:"elevation_gain_m,omitzero"`
+	DistanceM      jsonval.Number           `json:"distance_m"`
+	ElevationGainM Nullable[jsonval.Number] `json:"elevation_gain_m,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: const "run".
 	Sport string `json:"sport"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
@@ -312,7 +312,7 @@ type ListWorkoutsRideDetail struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
 	AveragePowerW Nullable[jsonval.Int] `json:"average_power_w,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	DistanceM float64 `json:"distance_m"`
+	DistanceM jsonval.Number `json:"distance_m"`
 	// Checked by the runtime's schema validation, not by this Go type: const "ride".
 	Sport string `json:"sport"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
@@ -403,9 +403,9 @@ const (
 // LogWorkoutInput is the input of the tool log_workout.
 type LogWorkoutInput struct {
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	CaloriesKcal Nullable[float64] `json:"calories_kcal,omitzero"`
+	CaloriesKcal Nullable[jsonval.Number] `json:"calories_kcal,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	DistanceM Nullable[float64] `json:"distance_m,omitzero"`
+	DistanceM Nullable[jsonval.Number] `json:"distance_m,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: maximum 86400, minimum 60.
 	DurationSeconds jsonval.Int64 `json:"duration_seconds"`
 	// Checked by the runtime's schema validation, not by this Go type: maxLength 500.
@@ -527,7 +527,7 @@ type UpdatePreferencesInputWeeklyGoal struct {
 	// Checked by the runtime's schema validation, not by this Go type: maximum 10080, minimum 0.
 	ActiveMinutes *jsonval.Int64 `json:"active_minutes,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 0.
-	DistanceKm *float64 `json:"distance_km,omitzero"`
+	DistanceKm *jsonval.Number `json:"distance_km,omitzero"`
 }
 
 // UpdatePreferencesOutput is the output of the tool update_preferences.
@@ -564,8 +564,8 @@ const (
 
 // UpdatePreferencesOutputWeeklyGoal is the type of member "weekly_goal" of UpdatePreferencesOutput.
 type UpdatePreferencesOutputWeeklyGoal struct {
-	ActiveMinutes *jsonval.Int `json:"active_minutes,omitzero"`
-	DistanceKm    *float64     `json:"distance_km,omitzero"`
+	ActiveMinutes *jsonval.Int    `json:"active_minutes,omitzero"`
+	DistanceKm    *jsonval.Number `json:"distance_km,omitzero"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`

@@ -1154,7 +1154,7 @@ func (u *TaggedShape) UnmarshalJSON(data []byte) error {
 // TaggedCircle is the schema at "#/$defs/circle" of tagged.
 type TaggedCircle struct {
 	Kind TaggedCircleKind `json:"kind"`
-	R    float64          `json:"r"`
+	R    jsonval.Number   `json:"r"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1183,8 +1183,8 @@ const (
 // TaggedSquare is the schema at "#/$defs/square" of tagged.
 type TaggedSquare struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "square".
-	Kind string  `json:"kind"`
-	Side float64 `json:"side"`
+	Kind string         `json:"kind"`
+	Side jsonval.Number `json:"side"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1270,7 +1270,7 @@ func (u *TaggedShape2) UnmarshalJSON(data []byte) error {
 // TaggedCircle2 is the schema at "#/$defs/circle" of tagged.
 type TaggedCircle2 struct {
 	Kind TaggedCircle2Kind `json:"kind"`
-	R    float64           `json:"r"`
+	R    jsonval.Number    `json:"r"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1299,8 +1299,8 @@ const (
 // TaggedSquare2 is the schema at "#/$defs/square" of tagged.
 type TaggedSquare2 struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "square".
-	Kind string  `json:"kind"`
-	Side float64 `json:"side"`
+	Kind string         `json:"kind"`
+	Side jsonval.Number `json:"side"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1400,14 +1400,14 @@ func (x *TypeListInputW) UnmarshalJSON(data []byte) error {
 }
 
 // AsNumber decodes the JSON held as the Number variant.
-func (x TypeListInputW) AsNumber() (float64, error) {
-	var v float64
+func (x TypeListInputW) AsNumber() (jsonval.Number, error) {
+	var v jsonval.Number
 	err := json.Unmarshal(x, &v)
 	return v, err
 }
 
 // TypeListInputWFromNumber encodes v as a TypeListInputW.
-func TypeListInputWFromNumber(v float64) (TypeListInputW, error) {
+func TypeListInputWFromNumber(v jsonval.Number) (TypeListInputW, error) {
 	data, err := json.Marshal(v)
 	return TypeListInputW(data), err
 }
@@ -1507,14 +1507,14 @@ func (x *TypeListOutputW) UnmarshalJSON(data []byte) error {
 }
 
 // AsNumber decodes the JSON held as the Number variant.
-func (x TypeListOutputW) AsNumber() (float64, error) {
-	var v float64
+func (x TypeListOutputW) AsNumber() (jsonval.Number, error) {
+	var v jsonval.Number
 	err := json.Unmarshal(x, &v)
 	return v, err
 }
 
 // TypeListOutputWFromNumber encodes v as a TypeListOutputW.
-func TypeListOutputWFromNumber(v float64) (TypeListOutputW, error) {
+func TypeListOutputWFromNumber(v jsonval.Number) (TypeListOutputW, error) {
 	data, err := json.Marshal(v)
 	return TypeListOutputW(data), err
 }
@@ -1585,7 +1585,7 @@ type ValidationInput struct {
 	Arr []json.RawMessage `json:"arr,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0, maximum 10,
 	// multipleOf 0.5.
-	N *float64 `json:"n,omitzero"`
+	N *jsonval.Number `json:"n,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: dependentRequired {"k1":["k2"]},
 	// maxProperties 2, minProperties 1, propertyNames {"pattern":"^k"}.
 	O map[string]json.RawMessage `json:"o,omitzero"`
@@ -1601,7 +1601,7 @@ type ValidationOutput struct {
 	Arr []json.RawMessage `json:"arr,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: exclusiveMinimum 0, maximum 10,
 	// multipleOf 0.5.
-	N *float64 `json:"n,omitzero"`
+	N *jsonval.Number `json:"n,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: dependentRequired {"k1":["k2"]},
 	// maxProperties 2, minProperties 1, propertyNames {"pattern":"^k"}.
 	O map[string]json.RawMessage `json:"o,omitzero"`

@@ -53,8 +53,8 @@ type ReadThingOutput struct {
 	Price   *ReadThingMoney `json:"price,omitzero"`
 	ThingID string          `json:"thing_id"`
 	// Checked by the runtime's schema validation, not by this Go type: multipleOf 1e-8.
-	WeightKg *float64 `json:"weight (kg),omitzero"`
-	X名字      *string  `json:"名字,omitzero"`
+	WeightKg *jsonval.Number `json:"weight (kg),omitzero"`
+	X名字      *string         `json:"名字,omitzero"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -74,8 +74,8 @@ func (v *ReadThingOutput) UnmarshalJSON(data []byte) error {
 
 // ReadThingMoney is the schema at "#/$defs/money" of read_thing.
 type ReadThingMoney struct {
-	Amount   *float64 `json:"amount,omitzero"`
-	Currency *string  `json:"currency,omitzero"`
+	Amount   *jsonval.Number `json:"amount,omitzero"`
+	Currency *string         `json:"currency,omitzero"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`

@@ -13,8 +13,8 @@ import (
 
 // DeepInput is the input of the tool deep.
 type DeepInput struct {
-	L1     DeepInputL1  `json:"l1"`
-	Matrix [][]*float64 `json:"matrix,omitzero"`
+	L1     DeepInputL1         `json:"l1"`
+	Matrix [][]*jsonval.Number `json:"matrix,omitzero"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -176,30 +176,30 @@ func (v *Handler2Output) UnmarshalJSON(data []byte) error {
 // NamesInput is the input of the tool names.
 type NamesInput struct {
 	// the empty name
-	X            string       `json:"-"`
-	X2           *string      `json:"-"`
-	X1st         *string      `json:"1st,omitzero"`
-	AB           *string      `json:"AB,omitzero"`
-	AB2          *string      `json:"AB2,omitzero"`
-	Handler      *string      `json:"Handler,omitzero"`
-	MarshalJSON2 *string      `json:"MarshalJSON,omitzero"`
-	Type         *string      `json:"Type,omitzero"`
-	AB3          *string      `json:"a b,omitzero"`
-	AB4          string       `json:"-"`
-	AB5          *string      `json:"a-b,omitzero"`
-	AB6          *string      `json:"a.b,omitzero"`
-	AB7          *string      `json:"a_b,omitzero"`
-	BackSlash    *string      `json:"-"`
-	Func         *jsonval.Int `json:"func,omitzero"`
-	Interface    *string      `json:"interface,omitzero"`
-	Package      *bool        `json:"package,omitzero"`
-	QuoteD       *string      `json:"-"`
-	Range        *float64     `json:"range,omitzero"`
-	Type2        string       `json:"type"`
-	XTick        *string      `json:"-"`
-	Émoji        *string      `json:"émoji,omitzero"`
+	X            string          `json:"-"`
+	X2           *string         `json:"-"`
+	X1st         *string         `json:"1st,omitzero"`
+	AB           *string         `json:"AB,omitzero"`
+	AB2          *string         `json:"AB2,omitzero"`
+	Handler      *string         `json:"Handler,omitzero"`
+	MarshalJSON2 *string         `json:"MarshalJSON,omitzero"`
+	Type         *string         `json:"Type,omitzero"`
+	AB3          *string         `json:"a b,omitzero"`
+	AB4          string          `json:"-"`
+	AB5          *string         `json:"a-b,omitzero"`
+	AB6          *string         `json:"a.b,omitzero"`
+	AB7          *string         `json:"a_b,omitzero"`
+	BackSlash    *string         `json:"-"`
+	Func         *jsonval.Int    `json:"func,omitzero"`
+	Interface    *string         `json:"interface,omitzero"`
+	Package      *bool           `json:"package,omitzero"`
+	QuoteD       *string         `json:"-"`
+	Range        *jsonval.Number `json:"range,omitzero"`
+	Type2        string          `json:"type"`
+	XTick        *string         `json:"-"`
+	Émoji        *string         `json:"émoji,omitzero"`
 	// 非 ASCII */
-	X价格 float64 `json:"价格"`
+	X价格 jsonval.Number `json:"价格"`
 }
 
 // MarshalJSON encodes NamesInput with every member it holds.
@@ -440,11 +440,11 @@ type UnionsInput struct {
 	Merged   *UnionsInputMerged `json:"merged,omitzero"`
 	Multi    UnionsInputMulti   `json:"multi,omitzero"`
 	Narrowed *string            `json:"narrowed,omitzero"`
-	Numeric  *float64           `json:"numeric,omitzero"`
+	Numeric  *jsonval.Number    `json:"numeric,omitzero"`
 	Shape    UnionsInputShape   `json:"shape"`
 	Stamp    *DateTime          `json:"stamp,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: minimum 1e-8.
-	Tiny *float64 `json:"tiny,omitzero"`
+	Tiny *jsonval.Number `json:"tiny,omitzero"`
 	// Checked by the runtime's schema validation, not by this Go type: prefixItems
 	// [{"type":"string"},{"type":"integer"}].
 	Tuple []json.RawMessage `json:"tuple,omitzero"`
@@ -639,8 +639,8 @@ func UnionsInputLooseFromPoly(v UnionsPoly) (UnionsInputLoose, error) {
 // UnionsPoly is the schema at "#/$defs/poly" of unions.
 type UnionsPoly struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "poly".
-	Kind   string      `json:"kind"`
-	Points [][]float64 `json:"points"`
+	Kind   string             `json:"kind"`
+	Points [][]jsonval.Number `json:"points"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -791,8 +791,8 @@ func (u *UnionsInputShape) UnmarshalJSON(data []byte) error {
 // UnionsInputShapeCircle is the variant of UnionsInputShape whose "kind" is "circle".
 type UnionsInputShapeCircle struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "circle".
-	Kind string  `json:"kind"`
-	R    float64 `json:"r"`
+	Kind string         `json:"kind"`
+	R    jsonval.Number `json:"r"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -813,8 +813,8 @@ func (v *UnionsInputShapeCircle) UnmarshalJSON(data []byte) error {
 // UnionsInputShapeSquare is the variant of UnionsInputShape whose "kind" is "square".
 type UnionsInputShapeSquare struct {
 	// Checked by the runtime's schema validation, not by this Go type: const "square".
-	Kind string  `json:"kind"`
-	Side float64 `json:"side"`
+	Kind string         `json:"kind"`
+	Side jsonval.Number `json:"side"`
 	// Extra holds the members not declared above, by name; they are decoded and encoded
 	// with the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
