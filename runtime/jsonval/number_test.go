@@ -170,3 +170,26 @@ func FuzzParseNumber(f *testing.F) {
 		}
 	})
 }
+
+// TestNumberSQL proves a Number is written as its exact literal and read
+// back from every form a database driver returns.
+func TestNumberSQL(t *testing.T) {
+	if v, err := mustNumber(t, "1e400").Value(); err != nil || v != "1e400" {
+		t.Errorf("Value() = %v, %v", v, err)
+	}
+	for src, want := range map[any]string{"0.10000000000000000001": "0.10000000000000000001", 19.99: "19.99", int64(-7): "-7"} {
+		var n Number
+		if err := n.Scan(src); err != nil || n.String() != want {
+			t.Errorf("Scan(%v) = %s, %v; want %s", src, n, err, want)
+		}
+	}
+	var n Number
+	if err := n.Scan([]byte("1.5e3")); err != nil || n.String() != "1500" {
+		t.Errorf("Scan([]byte) = %s, %v", n, err)
+	}
+	for _, src := range []any{"x", true, nil} {
+		if err := n.Scan(src); err == nil {
+			t.Errorf("Scan(%v) accepted", src)
+		}
+	}
+}
