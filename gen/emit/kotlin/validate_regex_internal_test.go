@@ -1,6 +1,9 @@
 package kotlin
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 // TestJavaRegex pins the Java spelling of Go's regular expression
 // constructs whose Java reading would differ: anchors, ".", \b, case
@@ -39,4 +42,27 @@ func TestJavaRegexRefuses(t *testing.T) {
 			t.Errorf("%q: translated to %s, want an error", p, got)
 		}
 	}
+}
+
+// FuzzJavaRegex proves every pattern Go's regexp compiles has a Java
+// spelling, the same on every call, and every pattern it refuses has none.
+func FuzzJavaRegex(f *testing.F) {
+	for _, s := range []string{`^[a-z]+$`, `(?i)straße\d*`, `(?m)^a$|\bb\B`, `[^\x00-\x7f]{2,}?`, `\p{Greek}+|\PL`, `(?s).*`, `a{0}`, `[[:alpha:]-]`, `\Q$^\E`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, pattern string) {
+		if _, err := regexp.Compile(pattern); err != nil {
+			if _, jerr := javaRegex(pattern); jerr == nil {
+				t.Fatalf("%q: Go refuses it, the translation does not", pattern)
+			}
+			return
+		}
+		a, err := javaRegex(pattern)
+		if err != nil {
+			t.Fatalf("%q: %v", pattern, err)
+		}
+		if b, _ := javaRegex(pattern); a != b {
+			t.Fatalf("%q: %s then %s", pattern, a, b)
+		}
+	})
 }
