@@ -11,7 +11,7 @@ import (
 
 // BenchmarkCheck1000 loads, validates and resolves a synthetic Provider of
 // 1,000 tools (2,000 JSON Schemas), the whole of `cetpgen validate`, with
-// the collector set as cli.Main sets it.
+// the collector set as cmd/cetpgen sets it.
 func BenchmarkCheck1000(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	dir := filepath.Join(b.TempDir(), "synth")

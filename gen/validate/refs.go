@@ -29,6 +29,11 @@ func checkRefs(doc *spec.Doc, ptr string, v any) diag.List {
 	schemaref.Walk(v, ptr, func(obj map[string]any, at string) { l.Add(checkDialect(doc, obj, at)...) })
 	for _, r := range x.Refs {
 		_, err := x.Resolve(r.Base, r.Value)
+		if err == nil {
+			continue
+		}
+		// The position is looked up only for a bad reference: Pos parses
+		// the file's text again, which a valid schema need not pay for.
 		pos := doc.Pos(ptr + r.Ptr)
 		switch {
 		case errors.Is(err, schemaref.ErrSyntax):
@@ -36,7 +41,7 @@ func checkRefs(doc *spec.Doc, ptr string, v any) diag.List {
 		case errors.Is(err, schemaref.ErrNonlocal):
 			l.Errorf(pos, "schema-ref-nonlocal",
 				"$ref %q points outside this schema; CETP v2 allows only references inside the same document (#/$defs/...)", r.Value)
-		case err != nil:
+		default:
 			l.Errorf(pos, "schema-ref-unresolved", "$ref %q does not resolve to anything in this schema", r.Value)
 		}
 	}

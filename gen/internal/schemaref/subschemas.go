@@ -22,6 +22,9 @@ var (
 func Each(obj map[string]any, ptr string, f func(sub any, subPtr string)) {
 	for _, k := range mapKeywords {
 		m, _ := obj[k].(map[string]any)
+		if len(m) == 0 {
+			continue
+		}
 		for _, name := range slices.Sorted(maps.Keys(m)) {
 			f(m[name], ptr+"/"+k+"/"+Escape(name))
 		}
