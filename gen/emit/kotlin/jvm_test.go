@@ -21,15 +21,17 @@ import (
 	"github.com/cetpgen/cetpgen/gen/emit"
 	"github.com/cetpgen/cetpgen/gen/emit/kotlin"
 	"github.com/cetpgen/cetpgen/gen/emit/manifest"
+	"github.com/cetpgen/cetpgen/gen/importer"
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // jvmTimeout bounds the kotlinc run and the java run each. On the
-// project's 2-core machines kotlinc takes about a minute and the tests,
-// Robolectric's sandbox included, under half a minute (BENCHMARKS.md).
-const jvmTimeout = 8 * time.Minute
+// project's 2-core machines kotlinc takes about three minutes of CPU and
+// the tests, Robolectric's sandbox included, under half a minute
+// (BENCHMARKS.md).
+const jvmTimeout = 15 * time.Minute
 
 // toolchain is what the JVM tests run with.
 type toolchain struct {
@@ -146,6 +148,11 @@ func TestKotlinOnTheJVM(t *testing.T) {
 	}
 	gt = append(gt, cases...)
 	writeFile(t, filepath.Join(src, "harness", "ValidatorCases.kt"), validatorCases(t, cases[0]))
+	// The 205-tool import corpus of gen/importer: its many large schemas
+	// must compile (no JVM method or constant limit) and load.
+	imported := importCorpus(t)
+	writeFiles(t, filepath.Join(src, "importcorpus"), generate(t, imported))
+	gt = append(gt, imported)
 	writeFile(t, filepath.Join(src, "harness", "CorpusTrips.kt"), corpusTrips(t, corpus[0], filepath.Join(src, "corpus")))
 	writeFile(t, filepath.Join(src, "harness", "RoundTrips.kt"), roundTrips(t))
 	writeFile(t, filepath.Join(src, "harness", "Fixtures.kt"), fixtures(t, append(ps, gt...)))
@@ -157,7 +164,9 @@ func TestKotlinOnTheJVM(t *testing.T) {
 	defer cancel()
 	// C1 only and the serial collector: kotlinc is a short-lived JVM, and on
 	// this project's 2-core machines this cuts its CPU time about threefold.
-	args := append([]string{"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-jvm-target", "17",
+	// A heap of 2 GB: with the import corpus (52 000 lines), kotlinc's
+	// default 512 MB spends most of its time collecting garbage.
+	args := append([]string{"-J-Xmx2g", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-jvm-target", "17",
 		"-classpath", tc.classPath, "-d", classes}, sources...)
 	start := time.Now()
 	compile := exec.CommandContext(ctx, tc.kotlinc, args...)
@@ -187,6 +196,32 @@ func TestKotlinOnTheJVM(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "\nOK (") {
 		t.Fatalf("the JVM tests failed: %v", err)
 	}
+}
+
+// importCorpusFile is the MCP tool list of gen/importer's corpus test.
+const importCorpusFile = repoRoot + "/gen/importer/testdata/corpus/mcp-tools.json"
+
+// importCorpus imports importCorpusFile as gen/importer's corpus test
+// does and returns its one Provider.
+func importCorpus(t *testing.T) *ir.Provider {
+	t.Helper()
+	data, err := os.ReadFile(importCorpusFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "import-corpus")
+	res, err := importer.MCP(data, importer.Options{Dir: dir, Source: importCorpusFile, Package: "com.example.importcorpus", Name: "Import corpus"})
+	if err != nil || res.Diags.HasErrors() {
+		t.Fatalf("import: %v %v", err, res.Diags)
+	}
+	for _, f := range res.Files {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data)
+	}
+	ps := load(t, []string{dir})
+	if len(ps) != 1 || len(ps[0].Tools) < 200 {
+		t.Fatalf("import corpus: %d Providers", len(ps))
+	}
+	return ps[0]
 }
 
 // goCorpus is the schema-model keyword corpus of the Go emitter's tests;

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -127,6 +128,48 @@ func TestGeneratedFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesFromTheIR checks that the Kotlin declarations are the IR's:
+// every declared schema node is one top-level declaration under its
+// KotlinName, every tool object and method is the tool's IR name, and the
+// Provider classes are the IR's KotlinNames.
+func TestNamesFromTheIR(t *testing.T) {
+	ps := append(load(t, specDirs(t)), load(t, []string{goTorture, goCorpus})...)
+	for _, p := range ps {
+		all := map[string]string{}
+		for _, f := range generate(t, p) {
+			all[f.Path] = string(f.Data)
+		}
+		dir := "kotlin/" + p.Slug + "/"
+		types := all[dir+p.Kotlin.Class+"Types.kt"]
+		declared := map[string]int{}
+		for _, m := range topLevel.FindAllStringSubmatch(types, -1) {
+			declared[m[1]]++
+		}
+		for _, n := range p.Decls {
+			if declared[n.KotlinName] != 1 {
+				t.Errorf("%s: %s (%s) declared %d times", p.Slug, n.KotlinName, n.What, declared[n.KotlinName])
+			}
+		}
+		for _, tool := range p.Tools {
+			base, m := all[dir+p.Kotlin.Base+".kt"], tool.Names.KotlinMethod
+			if declared[tool.Names.KotlinObject] != 1 || !strings.Contains(base, "fun "+m+"(") && !strings.Contains(base, "fun `"+m+"`(") {
+				t.Errorf("%s: tool %s: object %s or method %s missing", p.Slug, tool.Name, tool.Names.KotlinObject, tool.Names.KotlinMethod)
+			}
+		}
+		if len(declared) != len(p.Decls)+len(p.Tools) {
+			t.Errorf("%s: %d top-level type declarations, the IR has %d nodes and %d tools", p.Slug, len(declared), len(p.Decls), len(p.Tools))
+		}
+		for _, name := range []string{p.Kotlin.Base, p.Kotlin.Schemas, p.Kotlin.Service, p.Kotlin.Class} {
+			if _, ok := all[dir+name+".kt"]; !ok {
+				t.Errorf("%s: no file %s.kt", p.Slug, name)
+			}
+		}
+	}
+}
+
+// topLevel matches a top-level declaration of a generated Types.kt.
+var topLevel = regexp.MustCompile(`(?m)^(?:data class|class|object|enum class|sealed class|typealias) (\S+?)[ (=<{]`)
 
 // TestDeterministic renders every Provider twice and from a reversed spec
 // order and expects identical bytes.
