@@ -1,7 +1,6 @@
 package schemaref
 
 import (
-	"maps"
 	"slices"
 	"strconv"
 )
@@ -25,7 +24,7 @@ func Each(obj map[string]any, ptr string, f func(sub any, subPtr string)) {
 		if len(m) == 0 {
 			continue
 		}
-		for _, name := range slices.Sorted(maps.Keys(m)) {
+		for _, name := range sortedKeys(m) {
 			f(m[name], ptr+"/"+k+"/"+Escape(name))
 		}
 	}
@@ -51,4 +50,15 @@ func Walk(v any, ptr string, visit func(obj map[string]any, ptr string)) {
 	}
 	visit(obj, ptr)
 	Each(obj, ptr, func(sub any, subPtr string) { Walk(sub, subPtr, visit) })
+}
+
+// sortedKeys returns the keys of m in order, in a slice allocated once at
+// its final size.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
