@@ -107,7 +107,8 @@ func (r toolResult) usable(ptrs ...string) bool {
 // the order of docs.
 func checkTools(m *metaSchemas, docs []*spec.Doc) ([]toolResult, error) {
 	results := make([]toolResult, len(docs))
-	par.Each(len(docs), func(i int) { results[i] = checkTool(m, docs[i]) })
+	var schemas validSchemas
+	par.Each(len(docs), func(i int) { results[i] = checkTool(m, &schemas, docs[i]) })
 	for _, r := range results {
 		if r.err != nil {
 			return nil, r.err
@@ -125,8 +126,9 @@ func toolsOf(results []toolResult) []*spec.Tool {
 	return tools
 }
 
-// checkTool validates one tool file up to what needs no provider facts.
-func checkTool(m *metaSchemas, doc *spec.Doc) toolResult {
+// checkTool validates one tool file up to what needs no provider facts;
+// schemas equal to one that passed in this run are not checked again.
+func checkTool(m *metaSchemas, schemas *validSchemas, doc *spec.Doc) toolResult {
 	l, bad := m.check(doc, m.tool)
 	r := toolResult{doc: doc, bad: bad}
 	if _, isObject := doc.Value.(map[string]any); !isObject {
@@ -139,12 +141,12 @@ func checkTool(m *metaSchemas, doc *spec.Doc) toolResult {
 	}
 	r.tool = t
 	if r.usable("/input_schema") {
-		l.Add(checkSchema(doc, "/input_schema", t.InputSchema)...)
+		l.Add(schemas.check(doc, "/input_schema", t.InputSchema)...)
 		l.Add(schemaLints(doc, "/input_schema", t.InputSchema)...)
 		l.Add(inputIsObject(doc, t)...)
 	}
 	if r.usable("/output_schema") {
-		l.Add(checkSchema(doc, "/output_schema", t.OutputSchema)...)
+		l.Add(schemas.check(doc, "/output_schema", t.OutputSchema)...)
 		l.Add(schemaLints(doc, "/output_schema", t.OutputSchema)...)
 	}
 	if r.usable("/annotations") {
