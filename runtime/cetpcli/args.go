@@ -48,11 +48,11 @@ func parseObject(text string, stdin io.Reader) (map[string]json.RawMessage, erro
 			return nil, usagef("--%s -: %v", JSONFlag, err)
 		}
 	}
-	if err := cliout.JSONError(data); err != nil {
-		return nil, usagef("--%s: %v", JSONFlag, err)
-	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		if jerr := cliout.JSONError(data); jerr != nil {
+			return nil, usagef("--%s: %v", JSONFlag, jerr)
+		}
 		return nil, usagef("--%s must be a JSON object, not %s", JSONFlag, jsonKind(data))
 	}
 	return obj, nil

@@ -118,12 +118,17 @@ func enumValue(f *Flag, s string) (json.RawMessage, error) {
 	return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(f.Enum, ", "))
 }
 
+// compactJSON returns the JSON value s without insignificant white space,
+// or the position of its mistake (cliout.JSONError): the text is parsed
+// a second time only when it is not valid.
 func compactJSON(s string) (json.RawMessage, error) {
-	if err := cliout.JSONError([]byte(s)); err != nil {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		if jerr := cliout.JSONError([]byte(s)); jerr != nil {
+			return nil, jerr
+		}
 		return nil, err
 	}
-	var b bytes.Buffer
-	json.Compact(&b, []byte(s))
 	return b.Bytes(), nil
 }
 
