@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cetpgen/cetpgen/runtime/cliout"
 	"github.com/cetpgen/cetpgen/runtime/consumer"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,7 +23,7 @@ func (c *call) follow(ctx context.Context, op *consumer.Operation) *mcp.CallTool
 	c.progress.send(ctx, "accepted by the Provider as background operation "+printable(op.ID), c.opMeta(op, "accepted", nil))
 	wait := op.PollAfter
 	for {
-		if sleep(ctx, clampPoll(wait)) != nil {
+		if cliout.Sleep(ctx, clampPoll(wait)) != nil {
 			return c.cancel(ctx, op)
 		}
 		st, err := c.b.client.GetOperation(ctx, op)
@@ -61,7 +62,7 @@ func (c *call) cancel(callCtx context.Context, op *consumer.Operation) *mcp.Call
 			log.Info("operation ended after the host cancelled", "state", st.State)
 			return c.ended(op, st)
 		}
-		if sleep(ctx, clampPoll(st.PollAfter)) != nil {
+		if cliout.Sleep(ctx, clampPoll(st.PollAfter)) != nil {
 			log.Warn("the end of the operation is not known", "state", st.State)
 			return c.b.errorResult(c.requestID, op.ID, &unknownEndError{op: op, err: ctx.Err()})
 		}
@@ -123,16 +124,4 @@ func progressText(st *consumer.OperationState) string {
 // Bounds on the poll interval, as the CETP client keeps them.
 func clampPoll(d time.Duration) time.Duration {
 	return min(max(d, consumer.MinPollInterval), consumer.MaxPollInterval)
-}
-
-// sleep waits for d or until ctx ends, reporting the latter.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
