@@ -3,6 +3,8 @@ package diff
 import (
 	"maps"
 	"slices"
+
+	"github.com/cetpgen/cetpgen/gen/internal/schemaref"
 )
 
 // Mode is the reading of a schema's contract that a comparison keeps.
@@ -92,7 +94,7 @@ func (d *declarer) walk(v any, ptr string, member bool) any {
 func (d *declarer) walkMap(sub map[string]any, ptr string) map[string]any {
 	out := make(map[string]any, len(sub))
 	for k, s := range sub {
-		out[k] = d.walk(s, ptr+"/"+escapeToken(k), false)
+		out[k] = d.walk(s, ptr+"/"+schemaref.Escape(k), false)
 	}
 	return out
 }

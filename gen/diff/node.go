@@ -42,7 +42,7 @@ func (n node) kw(k string) (any, bool) {
 func (n node) child(v any, tokens ...string) node {
 	ptr := n.ptr
 	for _, t := range tokens {
-		ptr += "/" + escapeToken(t)
+		ptr += "/" + schemaref.Escape(t)
 	}
 	return node{v: v, ptr: ptr, root: n.root, via: n.via, idx: n.idx}
 }

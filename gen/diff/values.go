@@ -3,7 +3,6 @@ package diff
 import (
 	"encoding/json"
 	"math/big"
-	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/ir"
 )
@@ -77,15 +76,3 @@ func text(v any) string {
 	}
 	return string(b)
 }
-
-// The JSON pointer token escapes (RFC 6901).
-var (
-	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
-	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
-)
-
-// escapeToken escapes a JSON pointer token (RFC 6901).
-func escapeToken(s string) string { return tokenEscaper.Replace(s) }
-
-// unescapeToken undoes escapeToken.
-func unescapeToken(s string) string { return tokenUnescaper.Replace(s) }
