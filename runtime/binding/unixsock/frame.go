@@ -55,14 +55,9 @@ func frameErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errFrame, fmt.Sprintf(format, args...))
 }
 
-// encodeFrame returns the bytes of f, length prefix included, and the
+// appendFrame appends the bytes of f, length prefix included, to out[:0],
+// so that a writer may reuse one buffer, and returns them with the
 // descriptors its Bundle holds, in the order of its fd keys.
-func encodeFrame(f *frame) ([]byte, []protocol.FileDescriptor, error) {
-	return appendFrame(make([]byte, 0, 256), f)
-}
-
-// appendFrame appends the bytes of f to out[:0], so that a writer may
-// reuse one buffer, and returns them with the descriptors of f.
 func appendFrame(out []byte, f *frame) ([]byte, []protocol.FileDescriptor, error) {
 	out = append(out[:0], 0, 0, 0, 0, f.typ, 0, 0, 0, 0)
 	binary.BigEndian.PutUint32(out[5:], f.id)

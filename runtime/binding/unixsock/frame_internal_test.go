@@ -12,6 +12,12 @@ import (
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
+// encodeFrame returns the bytes of f in a fresh buffer, as the tests
+// write frames by hand.
+func encodeFrame(f *frame) ([]byte, []protocol.FileDescriptor, error) {
+	return appendFrame(nil, f)
+}
+
 // sampleFrames has one frame of every type.
 func sampleFrames() []*frame {
 	b := protocol.Bundle{
