@@ -54,8 +54,8 @@ type Options struct {
 	// defaults to a logger that discards them.
 	Logger *slog.Logger
 	// Consumer are the options of the CETP client the bridge makes; its
-	// ProviderID, MaxResultBytes and LaunchResolutions are set by the
-	// bridge.
+	// ProviderID and LaunchResolutions are set by the bridge, and its
+	// Timeout by CallTimeout when that is set.
 	Consumer consumer.Options
 }
 
@@ -111,9 +111,6 @@ func New(t consumer.Transport, opt Options) *Bridge {
 	copt.LaunchResolutions = false
 	if opt.CallTimeout > 0 {
 		copt.Timeout = opt.CallTimeout
-	}
-	if copt.MaxResultBytes <= 0 {
-		copt.MaxResultBytes = consumer.DefaultMaxResultBytes
 	}
 	b := &Bridge{client: consumer.New(t, copt), opt: opt}
 	b.server = mcp.NewServer(&mcp.Implementation{Name: "cetp-mcp", Version: buildversion.Line("cetp-mcp")}, &mcp.ServerOptions{
