@@ -29,19 +29,16 @@ func capText(s string, n int) string {
 
 // printable removes every control character from s: a title or name is
 // one line.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == unicode.ReplacementChar {
-			return -1
-		}
-		return r
-	}, s)
-}
+func printable(s string) string { return stripControls(s, false) }
 
 // printableKeepLines is printable that keeps newlines and tabs.
-func printableKeepLines(s string) string {
+func printableKeepLines(s string) string { return stripControls(s, true) }
+
+// stripControls removes every control character and U+FFFD from s, but
+// newlines and tabs when keepLines is set.
+func stripControls(s string, keepLines bool) string {
 	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' {
+		if keepLines && (r == '\n' || r == '\t') {
 			return r
 		}
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
