@@ -2,9 +2,9 @@ package consumer
 
 import (
 	"encoding/json"
-	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"sync"
 
+	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

@@ -5,11 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"io"
 	"os"
 	"regexp"
 
+	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/cetpgen/cetpgen/runtime/localschema"
 
+	"github.com/cetpgen/cetpgen/runtime/localschema"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
