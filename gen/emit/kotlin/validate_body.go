@@ -50,13 +50,7 @@ func (b *body) fresh(prefix string) string {
 }
 
 // check writes: when cond is false, report keyword kw with msg.
-func (b *body) check(cond, kw, msg string) {
-	b.failed = true
-	b.open("if (!(%s)) {", cond)
-	b.line("if (!c.fail(l, %s, %s)) return false", kotlinString(kw), kotlinString(msg))
-	b.line("ok = false")
-	b.close()
-}
+func (b *body) check(cond, kw, msg string) { b.checkAt(cond, "l", kw, msg) }
 
 // checkAt is check for a violation at the instance location loc.
 func (b *body) checkAt(cond, loc, kw, msg string) {
