@@ -40,3 +40,10 @@ func EachWith[S any](n int, f func(s *S, i int)) {
 	}
 	wg.Wait()
 }
+
+// Do runs the calls fs on the pool, as Each does, and returns when all of
+// them have returned: the form for a few different pieces of work, such as
+// the files of one target, rather than many of the same kind.
+func Do(fs ...func()) {
+	Each(len(fs), func(i int) { fs[i]() })
+}

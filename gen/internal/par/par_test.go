@@ -37,3 +37,14 @@ func TestEachWithOwnState(t *testing.T) {
 		t.Fatalf("%d of %d calls found their state in use", shared.Load(), ran.Load())
 	}
 }
+
+// TestDo proves every call of Do runs exactly once and that Do returns
+// only after all of them (run with -race).
+func TestDo(t *testing.T) {
+	var a, b, c atomic.Int32
+	Do(func() { a.Add(1) }, func() { b.Add(1) }, func() { c.Add(1) })
+	Do()
+	if a.Load() != 1 || b.Load() != 1 || c.Load() != 1 {
+		t.Fatalf("calls ran %d, %d, %d times, want once each", a.Load(), b.Load(), c.Load())
+	}
+}
