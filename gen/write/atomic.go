@@ -1,31 +1,39 @@
 package write
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 )
 
 // writeAll stages every new file as a temporary sibling, then renames them
-// into place and deletes stale files. A failure while staging removes the
-// temporaries and leaves the output as it was.
+// into place and deletes stale files. The files are staged in parallel on
+// the generator's pool (staging is most of the write's time: an
+// all-targets run writes tens of megabytes); the renames run in path
+// order. A failure while staging removes the temporaries and leaves the
+// output as it was.
 func writeAll(root string, changes []change) error {
+	tmps := make([]string, len(changes))
+	errs := make([]error, len(changes))
+	par.Each(len(changes), func(i int) {
+		if !changes[i].remove {
+			tmps[i], errs[i] = stage(root, changes[i])
+		}
+	})
 	staged := map[string]string{}
-	cleanup := func() {
+	for i, c := range changes {
+		if tmps[i] != "" {
+			staged[c.path] = tmps[i]
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
 		for _, tmp := range staged {
 			os.Remove(tmp)
 		}
-	}
-	for _, c := range changes {
-		if c.remove {
-			continue
-		}
-		tmp, err := stage(root, c)
-		if err != nil {
-			cleanup()
-			return err
-		}
-		staged[c.path] = tmp
+		return err
 	}
 	return commit(root, changes, staged)
 }

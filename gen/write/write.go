@@ -14,6 +14,7 @@ import (
 	"sort"
 
 	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 )
 
 // Plan is one run's output: the files and the directories the run owns.
@@ -59,17 +60,23 @@ type change struct {
 	userOwned bool
 }
 
+// diff compares every planned file with the disk (in parallel on the
+// generator's pool; a check reads as many bytes as a run writes) and adds
+// the stale files, in path order. The first failure in plan order is the
+// error.
 func diff(p Plan) ([]change, error) {
+	found := make([]*change, len(p.Files))
+	errs := make([]error, len(p.Files))
+	par.Each(len(p.Files), func(i int) { found[i], errs[i] = compare(p.Root, p.Files[i]) })
 	var changes []change
 	want := map[string]bool{}
-	for _, f := range p.Files {
+	for i, f := range p.Files {
 		want[f.Path] = true
-		c, err := compare(p.Root, f)
-		if err != nil {
-			return nil, err
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		if c != nil {
-			changes = append(changes, *c)
+		if found[i] != nil {
+			changes = append(changes, *found[i])
 		}
 	}
 	stale, err := staleFiles(p, want)
