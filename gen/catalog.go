@@ -19,12 +19,13 @@ func CatalogFiles(res *gencatalog.Result) []emit.File {
 	}
 }
 
-// WriteCatalog builds the catalog of in (twice, for the byte-stability
-// gate) and writes its files into dir through gen/write, all or none.
-// With check it writes nothing and fails, with the bounded diff of
-// write.Check, when a file on disk differs.
+// WriteCatalog builds the catalog of in once, through every gate, and
+// writes its files into dir through gen/write, all or none. With check it
+// writes nothing and fails, with the bounded diff of write.Check, when a
+// file on disk differs: the committed files are the previous generation,
+// so check is where two successive generations are held byte identical.
 func WriteCatalog(in *gencatalog.Input, dir string, check bool) (*gencatalog.Result, error) {
-	res, err := gencatalog.BuildStable(in)
+	res, err := gencatalog.Build(in)
 	if err != nil {
 		return nil, err
 	}

@@ -29,13 +29,12 @@ type Result struct {
 var testHookRegistry func(*catalog.Registry)
 
 // Build runs the whole pipeline once: effective registry, binder,
-// resolvers, gates, serialization and the delivery gates.
-func Build(in *Input) (*Result, error) { return build(in, true) }
-
-// build runs the pipeline; without gates it stops after serialization (the
-// second generation of the stability gate, compared byte for byte with a
-// gated first one).
-func build(in *Input, gated bool) (*Result, error) {
+// resolvers, gates, serialization and the delivery gates. Generating twice
+// gives the same bytes (the rule that two successive generations are byte
+// stable): `--check` compares a generation with the committed previous
+// one, and TestTwoBuildsByteIdentical builds twice from independent cobra
+// trees.
+func Build(in *Input) (*Result, error) {
 	if in.Root == nil || in.Registry == nil {
 		return nil, fmt.Errorf("catalog input needs a root command and a registry")
 	}
@@ -60,10 +59,6 @@ func build(in *Input, gated bool) (*Result, error) {
 	}
 	if testHookRegistry != nil {
 		testHookRegistry(reg)
-	}
-	if !gated {
-		data, index, err := catalog.Encode(reg, eff.Hash())
-		return &Result{Registry: reg, Data: data, Index: index, SurfaceHash: eff.Hash(), Bound: bound}, err
 	}
 	return deliver(reg, bound, eff.Hash(), s.pinned)
 }

@@ -5,7 +5,7 @@ import (
 )
 
 func TestBuildFixture(t *testing.T) {
-	res, err := BuildStable(fixtureInput())
+	res, err := Build(fixtureInput())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -169,26 +169,3 @@ func (in *Input) loadSelection(dir string) error {
 	}
 	return err
 }
-
-// BuildStable builds twice, concurrently from two independent cobra trees,
-// and fails unless both generations are byte identical: the byte-stability
-// gate. The second generation, being the same bytes, needs no gates of its
-// own.
-func BuildStable(in *Input) (*Result, error) {
-	var b *Result
-	var errB error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		b, errB = build(in, false)
-	}()
-	a, err := Build(in)
-	<-done
-	if err = firstErr(err, errB); err != nil {
-		return nil, err
-	}
-	if !bytes.Equal(a.Data, b.Data) || !bytes.Equal(a.Index, b.Index) {
-		return nil, fmt.Errorf("stability gate: two generations from the same sources differ")
-	}
-	return a, nil
-}

@@ -61,7 +61,7 @@ func loadBuild(t *testing.T, dir string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := BuildStable(in)
+	res, err := Build(in)
 	if err != nil {
 		t.Fatal(err)
 	}

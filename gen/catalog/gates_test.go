@@ -2,8 +2,9 @@ package catalog
 
 import (
 	"bytes"
+	"errors"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
@@ -191,20 +192,31 @@ func TestResolverRejectsReviewedRefOnUnavailable(t *testing.T) {
 	}
 }
 
-func TestGateByteStability(t *testing.T) {
-	var n atomic.Int32
-	testHookRegistry = func(r *catalog.Registry) {
-		tool := findTool(r, "calendar.list_calendar_events")
-		tool.Display += strings.Repeat("x", int(n.Add(1)))
+// TestTwoBuildsByteIdentical holds generation to the rule that two
+// successive generations are byte identical: two builds at once, each from
+// its own cobra tree, give the same catalog and index.
+func TestTwoBuildsByteIdentical(t *testing.T) {
+	requireTwoBuildsIdentical(t, fixtureInput())
+}
+
+// requireTwoBuildsIdentical builds in twice concurrently and fails unless
+// both pass every gate and give the same bytes.
+func requireTwoBuildsIdentical(t *testing.T, in *Input) *Result {
+	t.Helper()
+	var res [2]*Result
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i := range res {
+		wg.Go(func() { res[i], errs[i] = Build(in) })
 	}
-	defer func() { testHookRegistry = nil }()
-	if _, err := Build(fixtureInput()); err != nil {
-		t.Fatalf("one generation alone passes the other gates: %v", err)
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
+		t.Fatal(err)
 	}
-	_, err := BuildStable(fixtureInput())
-	if err == nil || !strings.Contains(err.Error(), "stability gate") {
-		t.Fatalf("BuildStable error = %v, want the stability gate", err)
+	if !bytes.Equal(res[0].Data, res[1].Data) || !bytes.Equal(res[0].Index, res[1].Index) {
+		t.Fatal("two generations from the same sources differ")
 	}
+	return res[0]
 }
 
 func TestSameRankDisagreementFails(t *testing.T) {

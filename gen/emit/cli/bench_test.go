@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkGenerate1000 renders the catalog target for a synthetic
-// Provider of 1,000 tools: the table, the catalog built twice through
+// Provider of 1,000 tools: the table, the catalog built once through
 // every gate, and the three Go files.
 func BenchmarkGenerate1000(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "synth")

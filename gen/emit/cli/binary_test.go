@@ -149,7 +149,7 @@ func TestGeneratedSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := catalog.BuildStable(cli.Input(p, app))
+	res, err := catalog.Build(cli.Input(p, app))
 	if err != nil {
 		t.Fatal(err)
 	}

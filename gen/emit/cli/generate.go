@@ -8,6 +8,7 @@ import (
 
 	"github.com/cetpgen/cetpgen/gen/catalog"
 	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/cetpgen/cetpgen/runtime/cetpcli"
 	"github.com/dave/jennifer/jen"
@@ -18,23 +19,21 @@ const Dir = "cli"
 
 // Generate renders the CLI of one Provider into cli/<slug>/: main.go, the
 // data table app.go, and catalog.go with the command registry, the catalog
-// and its index, built from the same table through every gate of
-// gen/catalog (twice, for the byte-stability gate). main.go and app.go do
-// not depend on the catalog, so they are rendered while it builds.
+// and its index, built once from the same table through every gate of
+// gen/catalog. main.go and app.go do not depend on the catalog, so they
+// are rendered while it builds.
 func Generate(p *ir.Provider) ([]emit.File, error) {
 	app, err := BuildApp(p)
 	if err != nil {
 		return nil, err
 	}
 	var table []emit.File
+	var res *catalog.Result
 	var tableErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		table, tableErr = renderTable(p, app)
-	}()
-	res, err := catalog.BuildStable(Input(p, app))
-	<-done
+	par.Do(
+		func() { table, tableErr = renderTable(p, app) },
+		func() { res, err = catalog.Build(Input(p, app)) },
+	)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %s: %w", p.Dir, err)
 	}
