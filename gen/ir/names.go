@@ -50,7 +50,21 @@ func unexport(s string) string {
 // namespace hands out unique identifiers in the order asked: a taken name
 // gets the smallest numeric suffix from 2 that is free, so the result
 // depends only on the order of requests, which the emitter keeps sorted.
-type namespace struct{ used map[string]bool }
+//
+// A namespace made by over sees the names of another as taken without
+// writing to it, and records its takes, so that several can hand out
+// names at once and their takes be replayed in the shared one after.
+type namespace struct {
+	used map[string]bool
+	// base holds names taken before this namespace's own; it is only
+	// read.
+	base *namespace
+	// takes are the takes of a namespace with a base, in order.
+	takes []taken
+}
+
+// taken is one take: the name asked for and the name handed out.
+type taken struct{ want, got string }
 
 // newNamespace returns a namespace with the reserved names taken.
 func newNamespace(reserved ...string) *namespace {
@@ -61,12 +75,48 @@ func newNamespace(reserved ...string) *namespace {
 	return ns
 }
 
+// over returns an empty namespace that sees the names of ns as taken.
+// ns must not change while the new one is in use.
+func (ns *namespace) over() *namespace {
+	return &namespace{used: map[string]bool{}, base: ns}
+}
+
+// has reports whether name is taken, here or in the base.
+func (ns *namespace) has(name string) bool {
+	return ns.used[name] || ns.base != nil && ns.base.used[name]
+}
+
 // take reserves and returns want or its first free suffixed form.
 func (ns *namespace) take(want string) string {
 	name := want
-	for i := 2; ns.used[name]; i++ {
+	for i := 2; ns.has(name); i++ {
 		name = want + strconv.Itoa(i)
 	}
 	ns.used[name] = true
+	if ns.base != nil {
+		ns.takes = append(ns.takes, taken{want, name})
+	}
 	return name
+}
+
+// replay repeats takes in ns, in order, and returns the names it took;
+// ok reports whether each came out as recorded, which it does unless a
+// name was taken here that the recording namespace did not see.
+func (ns *namespace) replay(takes []taken) (names []string, ok bool) {
+	names = make([]string, 0, len(takes))
+	for _, t := range takes {
+		got := ns.take(t.want)
+		names = append(names, got)
+		if got != t.got {
+			return names, false
+		}
+	}
+	return names, true
+}
+
+// release frees names taken by replay, undoing it.
+func (ns *namespace) release(names []string) {
+	for _, n := range names {
+		delete(ns.used, n)
+	}
 }

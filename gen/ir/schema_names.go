@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/internal/schemaref"
 	"github.com/cetpgen/cetpgen/runtime/cetpcli"
 )
@@ -49,6 +50,13 @@ type namer struct {
 }
 
 // nameProvider names the tools and every declared node of their graphs.
+//
+// The graphs are named all at once, each tool on a namer of its own
+// (fork) that sees the names taken before any graph was named; the
+// tools' takes are then replayed in tool order. Where every take comes
+// out as the tool's namer had it, its names are the ones naming the
+// tools one after another gives; a tool whose names met another tool's
+// is named again, after the tools before it, as that order would.
 func nameProvider(p *Provider) {
 	p.Kotlin = kotlinNames(p.Targets)
 	nm := &namer{
@@ -67,12 +75,62 @@ func nameProvider(p *Provider) {
 		t.Names.GoInputSchema = nm.goPriv.take(unexport(m) + "InputSchema")
 		t.Names.GoOutputSchema = nm.goPriv.take(unexport(m) + "OutputSchema")
 	}
-	for _, t := range p.Tools {
-		nameFlags(t.Input.Graph.Root.Resolved())
-		nm.visit(t, t.Input.Graph.Root, "", "")
-		nm.visit(t, t.Output.Graph.Root, "", "")
+	forks := make([]*namer, len(p.Tools))
+	par.Each(len(p.Tools), func(i int) {
+		forks[i] = nm.fork()
+		forks[i].graphs(p.Tools[i])
+	})
+	for i, t := range p.Tools {
+		if !nm.adopt(forks[i]) {
+			renewGraphs(t)
+			nm.graphs(t)
+		}
 	}
 	p.Decls = nm.decls
+}
+
+// fork returns a namer for one tool's graphs that sees the type names
+// taken so far; nm must not take names while it is in use.
+func (nm *namer) fork() *namer {
+	return &namer{goNS: nm.goNS.over(), ktNS: nm.ktNS.over(), kotlin: nm.kotlin, seen: map[*Node]bool{}}
+}
+
+// graphs names the nodes of a tool's input and output and the CLI flags
+// of its input's members.
+func (nm *namer) graphs(t *Tool) {
+	nameFlags(t.Input.Graph.Root.Resolved())
+	nm.visit(t, t.Input.Graph.Root, "", "")
+	nm.visit(t, t.Output.Graph.Root, "", "")
+}
+
+// adopt replays the takes of a fork in nm and keeps its declarations; it
+// reports false, leaving nm as it was, when a take came out otherwise.
+func (nm *namer) adopt(f *namer) bool {
+	goNames, ok := nm.goNS.replay(f.goNS.takes)
+	if !ok {
+		nm.goNS.release(goNames)
+		return false
+	}
+	if ktNames, ok := nm.ktNS.replay(f.ktNS.takes); !ok {
+		nm.goNS.release(goNames)
+		nm.ktNS.release(ktNames)
+		return false
+	}
+	nm.decls = append(nm.decls, f.decls...)
+	return true
+}
+
+// renewGraphs builds a tool's graphs again, with no names but their
+// roots', for naming them once more.
+func renewGraphs(t *Tool) {
+	renew := func(s *Schema, side string) {
+		old := s.Graph.Root
+		s.Graph = BuildGraph(s.Value, t.Name, side)
+		r := s.Graph.Root
+		r.Declared, r.GoName, r.KotlinName, r.What = old.Declared, old.GoName, old.KotlinName, old.What
+	}
+	renew(t.Input, "input")
+	renew(t.Output, "output")
 }
 
 // root declares a schema's root node under its fixed names.
