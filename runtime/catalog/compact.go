@@ -67,18 +67,6 @@ func compactParams(v any) {
 	}
 }
 
-// CompactLeaf is the reference --compact form of a full leaf: the leaf's
-// JSON decoded whole, stripped by compactValue and encoded again, which is
-// what a leaf query with --compact wrote before compact forms were stored.
-// The delivery gate holds every stored compact form to it.
-func CompactLeaf(full []byte) ([]byte, error) {
-	var v any
-	if err := json.Unmarshal(full, &v); err != nil {
-		return nil, err
-	}
-	return json.Marshal(compactValue(v))
-}
-
 // compactStored returns the --compact form of a full leaf as the encoder
 // stores it: the same bytes as CompactLeaf, but members --compact drops
 // are skipped unread, so only the few kept values are decoded. Input that

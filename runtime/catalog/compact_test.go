@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -86,5 +87,64 @@ func TestOpenRejectsBrokenCompactSection(t *testing.T) {
 		if _, err := Open(data, broken); err == nil {
 			t.Errorf("a broken compact section was accepted:\n%.200s", broken)
 		}
+	}
+}
+
+// compactLeafCases are leaves CompactLeaf must treat as decoding them
+// whole does: escaped, non-ASCII, invalid UTF-8 and repeated keys, white
+// space, numbers out of float64 range in a dropped member, parameters
+// that are not objects, nested products and tools, and text that is not
+// an object or not JSON.
+var compactLeafCases = []string{
+	`{}`,
+	`{"name":"x","description":"d","parameters":{"a":{"type":"string","property":"p","field_provenance":{"x":[1,2]}}}}`,
+	`{"na\u006de":"x","d\u00e9":"<&>","k\"q":1,"\xff":2,"description":"a","description":"b"}`,
+	`{"field_provenance":{"v":1e400},"description":"d"}`,
+	`{"field_provenance":{"v":` + strings.Repeat("9", 400) + `},"description":"d"}`,
+	`{"field_provenance":{"v":1e-400,"w":0.5e3,"s":"1e400"},"description":1.5e3}`,
+	`{"description":1e400}`,
+	`{"parameters":{"a":[1,{"property":"p"}],"b":null,"c":"s","d":{}},"tools":[{"name":"t","effect":"read"}]}`,
+	`{"parameters":[{"property":"p"}],"product":{"name":"p","id":"x","tools":[{"title":"t","risk":"low"}]}}`,
+	`{"products":[{"name":"p","id":"x"}],"x":{"name":"kept inside"}}`,
+	`{ "name": "x", "description": "white space" }`,
+	"{\"description\":\"d\"}\n",
+	`[{"name":"x","description":"d"}]`,
+	`"leaf"`,
+	`{"description":"d"`,
+	`{"description":"d",}`,
+	`{"a":"\\","b":"\\\"","c":"\"}","d":"` + "\ufeff" + `"}`,
+}
+
+// TestCompactLeafMatchesWhole holds CompactLeaf, which decodes only the
+// members --compact keeps, to compactWhole, which decodes the leaf whole:
+// the same bytes, or both an error.
+func TestCompactLeafMatchesWhole(t *testing.T) {
+	leaves := slices.Clone(compactLeafCases)
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 300 {
+		tool := randTool(r)
+		full, err := tool.AppendJSON(nil)
+		if err == nil {
+			leaves = append(leaves, string(full))
+		}
+	}
+	for _, leaf := range leaves {
+		requireCompactLeafWhole(t, []byte(leaf))
+	}
+}
+
+// FuzzCompactLeaf holds CompactLeaf to compactWhole on arbitrary text.
+func FuzzCompactLeaf(f *testing.F) {
+	for _, leaf := range compactLeafCases {
+		f.Add([]byte(leaf))
+	}
+	f.Fuzz(requireCompactLeafWhole)
+}
+
+func requireCompactLeafWhole(t *testing.T, leaf []byte) {
+	got, err := CompactLeaf(leaf)
+	want, errWhole := compactWhole(leaf)
+	if (err != nil) != (errWhole != nil) || !bytes.Equal(got, want) {
+		t.Fatalf("CompactLeaf(%.200q)\n got %s (%v)\nwant %s (%v)", leaf, got, err, want, errWhole)
 	}
 }
