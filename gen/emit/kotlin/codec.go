@@ -1,7 +1,6 @@
 package kotlin
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -49,8 +48,8 @@ func (c codec) baseName(t *ktype) string {
 // the nesting depth d so nested conversions never shadow each other.
 func (c codec) decode(t *ktype, e, p string, d int) string {
 	if t.nullable {
-		v := fmt.Sprintf("n%d", d)
-		return fmt.Sprintf("%s.orNull(%s) { %s -> %s }", c.J, e, v, c.decodeBase(t, v, p, d+1))
+		v := "n" + dec(d)
+		return c.J + ".orNull(" + e + ") { " + v + " -> " + c.decodeBase(t, v, p, d+1) + " }"
 	}
 	return c.decodeBase(t, e, p, d)
 }
@@ -62,13 +61,13 @@ var checks = map[kind]string{kString: "string", kLong: "long", kBig: "bigInteger
 func (c codec) decodeBase(t *ktype, e, p string, d int) string {
 	switch {
 	case t.kind == kLong && t.longs != nil:
-		return fmt.Sprintf("%s.longIn(%s, %s, setOf(%s))", c.J, e, p, strings.Join(t.longs, ", "))
+		return c.J + ".longIn(" + e + ", " + p + ", setOf(" + strings.Join(t.longs, ", ") + "))"
 	case t.kind == kString && t.constant != nil:
-		return fmt.Sprintf("%s.constant(%s, %s, %s)", c.J, e, p, kotlinString(*t.constant))
+		return c.J + ".constant(" + e + ", " + p + ", " + kotlinString(*t.constant) + ")"
 	case checks[t.kind] != "":
-		return fmt.Sprintf("%s.%s(%s, %s)", c.J, checks[t.kind], e, p)
+		return c.J + "." + checks[t.kind] + "(" + e + ", " + p + ")"
 	case t.kind == kNamed || t.kind == kWrapped:
-		return fmt.Sprintf("%s%s.fromJson(%s, %s)", c.qual, t.name, e, p)
+		return c.qual + t.name + ".fromJson(" + e + ", " + p + ")"
 	case t.kind == kList:
 		return c.decodeList(t, e, p, d)
 	case t.kind == kMap:
@@ -80,29 +79,29 @@ func (c codec) decodeBase(t *ktype, e, p string, d int) string {
 // decodeList decodes an array element by element, with each one's pointer.
 func (c codec) decodeList(t *ktype, e, p string, d int) string {
 	if t.elem.kind == kRaw {
-		return fmt.Sprintf("%s.arr(%s, %s).toList()", c.J, e, p)
+		return c.J + ".arr(" + e + ", " + p + ").toList()"
 	}
-	i, v := fmt.Sprintf("i%d", d), fmt.Sprintf("e%d", d)
-	at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, i)
-	return fmt.Sprintf("%s.arr(%s, %s).mapIndexed { %s, %s -> %s }", c.J, e, p, i, v, c.decode(t.elem, v, at, d+1))
+	i, v := "i"+dec(d), "e"+dec(d)
+	at := c.J + ".at(" + p + ", " + i + ")"
+	return c.J + ".arr(" + e + ", " + p + ").mapIndexed { " + i + ", " + v + " -> " + c.decode(t.elem, v, at, d+1) + " }"
 }
 
 // decodeMap decodes an object member by member, keeping member order.
 func (c codec) decodeMap(t *ktype, e, p string, d int) string {
 	if t.elem.kind == kRaw {
-		return fmt.Sprintf("%s.obj(%s, %s).toMap()", c.J, e, p)
+		return c.J + ".obj(" + e + ", " + p + ").toMap()"
 	}
-	k, v := fmt.Sprintf("k%d", d), fmt.Sprintf("v%d", d)
-	at := fmt.Sprintf("%s.at(%s, %s)", c.J, p, k)
-	return fmt.Sprintf("%s.obj(%s, %s).mapValues { (%s, %s) -> %s }", c.J, e, p, k, v, c.decode(t.elem, v, at, d+1))
+	k, v := "k"+dec(d), "v"+dec(d)
+	at := c.J + ".at(" + p + ", " + k + ")"
+	return c.J + ".obj(" + e + ", " + p + ").mapValues { (" + k + ", " + v + ") -> " + c.decode(t.elem, v, at, d+1) + " }"
 }
 
 // encode returns an expression converting the Kotlin value expression v of
 // type t to a JsonElement.
 func (c codec) encode(t *ktype, v string, d int) string {
 	if t.nullable {
-		x := fmt.Sprintf("x%d", d)
-		return fmt.Sprintf("(%s?.let { %s -> %s } ?: JsonNull)", v, x, c.encodeBase(t, x, d+1))
+		x := "x" + dec(d)
+		return "(" + v + "?.let { " + x + " -> " + c.encodeBase(t, x, d+1) + " } ?: JsonNull)"
 	}
 	return c.encodeBase(t, v, d)
 }
@@ -111,21 +110,21 @@ func (c codec) encode(t *ktype, v string, d int) string {
 func (c codec) encodeBase(t *ktype, v string, d int) string {
 	switch t.kind {
 	case kString, kLong, kBig, kDecimal, kBool:
-		return fmt.Sprintf("JsonPrimitive(%s)", v)
+		return "JsonPrimitive(" + v + ")"
 	case kNamed, kWrapped:
 		return v + ".toJson()"
 	case kList:
 		if t.elem.kind == kRaw {
-			return fmt.Sprintf("JsonArray(%s)", v)
+			return "JsonArray(" + v + ")"
 		}
-		x := fmt.Sprintf("x%d", d)
-		return fmt.Sprintf("JsonArray(%s.map { %s -> %s })", v, x, c.encode(t.elem, x, d+1))
+		x := "x" + dec(d)
+		return "JsonArray(" + v + ".map { " + x + " -> " + c.encode(t.elem, x, d+1) + " })"
 	case kMap:
 		if t.elem.kind == kRaw {
-			return fmt.Sprintf("JsonObject(%s)", v)
+			return "JsonObject(" + v + ")"
 		}
-		x := fmt.Sprintf("x%d", d)
-		return fmt.Sprintf("JsonObject(%s.mapValues { (_, %s) -> %s })", v, x, c.encode(t.elem, x, d+1))
+		x := "x" + dec(d)
+		return "JsonObject(" + v + ".mapValues { (_, " + x + ") -> " + c.encode(t.elem, x, d+1) + " })"
 	}
 	return v
 }

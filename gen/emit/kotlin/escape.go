@@ -1,10 +1,10 @@
 package kotlin
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // kotlinString returns s as a Kotlin string literal, quotes included. It
@@ -12,39 +12,83 @@ import (
 // every character that is not printable, so no spec text can end the
 // literal or be evaluated.
 func kotlinString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
+	if plainASCII(s) {
+		return `"` + s + `"`
+	}
+	return string(appendKotlinString(make([]byte, 0, len(s)+8), s))
+}
+
+// plainASCII reports whether every byte of s is printable ASCII that a
+// Kotlin string literal holds as it is: no quote, backslash or dollar sign.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '$' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendKotlinString appends s as a Kotlin string literal to dst.
+func appendKotlinString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	if plainASCII(s) {
+		return append(append(dst, s...), '"')
+	}
 	for _, r := range s {
-		b.WriteString(escapeRune(r))
+		dst = appendEscapedRune(dst, r)
 	}
-	b.WriteByte('"')
-	return b.String()
+	return append(dst, '"')
 }
 
-// shortEscapes are the escapes Kotlin string literals have a letter for,
-// plus the quote, the backslash and the dollar sign of string templates.
-var shortEscapes = map[rune]string{
-	'"': `\"`, '\\': `\\`, '$': `\$`, '\n': `\n`, '\r': `\r`, '\t': `\t`, '\b': `\b`,
+// shortEscape returns the escape Kotlin string literals have a letter for
+// (plus the quote, the backslash and the dollar sign of string templates),
+// or "" when r has none.
+func shortEscape(r rune) string {
+	switch r {
+	case '"':
+		return `\"`
+	case '\\':
+		return `\\`
+	case '$':
+		return `\$`
+	case '\n':
+		return `\n`
+	case '\r':
+		return `\r`
+	case '\t':
+		return `\t`
+	case '\b':
+		return `\b`
+	}
+	return ""
 }
 
-// escapeRune returns the Kotlin string-literal form of one rune.
-func escapeRune(r rune) string {
-	if e, ok := shortEscapes[r]; ok {
-		return e
+// appendEscapedRune appends the Kotlin string-literal form of one rune.
+func appendEscapedRune(dst []byte, r rune) []byte {
+	if e := shortEscape(r); e != "" {
+		return append(dst, e...)
 	}
-	if r == ' ' || (unicode.IsPrint(r) && r != '\uFEFF') {
-		return string(r)
+	if r == ' ' || (r > ' ' && r < 0x7f) || (unicode.IsPrint(r) && r != '\uFEFF') {
+		return utf8.AppendRune(dst, r)
 	}
-	return unicodeEscape(r)
+	return appendUnicodeEscape(dst, r)
 }
 
-// unicodeEscape writes r as \uXXXX escapes (a surrogate pair above the BMP).
-func unicodeEscape(r rune) string {
+// appendUnicodeEscape appends r as \uXXXX escapes (a surrogate pair above
+// the BMP).
+func appendUnicodeEscape(dst []byte, r rune) []byte {
 	if r > 0xFFFF {
 		hi, lo := utf16.EncodeRune(r)
-		return fmt.Sprintf(`\u%04X\u%04X`, hi, lo)
+		return appendU4(appendU4(dst, hi), lo)
 	}
-	return fmt.Sprintf(`\u%04X`, r)
+	return appendU4(dst, r)
+}
+
+// appendU4 appends one \uXXXX escape of a UTF-16 code unit, upper-case hex.
+func appendU4(dst []byte, r rune) []byte {
+	const hex = "0123456789ABCDEF"
+	return append(dst, '\\', 'u', hex[r>>12&0xF], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
 }
 
 // kdoc returns text as the body lines of a KDoc comment, each prefixed with
@@ -68,6 +112,9 @@ func kdoc(indent, text string) string {
 // safeCommentText neutralises comment delimiters and control characters in
 // one line of comment text.
 func safeCommentText(s string) string {
+	if plainComment(s) {
+		return s
+	}
 	s = strings.ReplaceAll(s, "*/", "*&#47;")
 	s = strings.ReplaceAll(s, "/*", "/&#42;")
 	var b strings.Builder
@@ -76,14 +123,29 @@ func safeCommentText(s string) string {
 			b.WriteRune(r)
 			continue
 		}
-		b.WriteString(unicodeEscape(r))
+		b.Write(appendUnicodeEscape(nil, r))
 	}
 	return b.String()
 }
 
+// plainComment reports whether s is printable ASCII (tabs included) with
+// no comment delimiter, so that safeCommentText keeps it as it is.
+func plainComment(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < ' ' && c != '\t') || c > '~' || (c == '*' && i+1 < len(s) && s[i+1] == '/') || (c == '/' && i+1 < len(s) && s[i+1] == '*') {
+			return false
+		}
+	}
+	return true
+}
+
+// lineBreaks turns every line break into a space.
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
 // lineComment returns s made safe for one // comment line.
 func lineComment(s string) string {
-	return safeCommentText(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	return safeCommentText(lineBreaks.Replace(s))
 }
 
 // StringLiteral returns s as a Kotlin string literal; tests use it to embed

@@ -1,6 +1,8 @@
 package kotlin
 
 import (
+	"sync"
+
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
@@ -26,6 +28,9 @@ type model struct {
 	p     *ir.Provider
 	names providerNames
 	tools []*toolModel
+	// base is the view of the base class, built once for the base class
+	// and the skeleton.
+	base func() baseView
 }
 
 // toolModel is one tool with its names and the types of its roots.
@@ -43,6 +48,7 @@ func newModel(p *ir.Provider) *model {
 		tn := toolNames{Object: t.Names.KotlinObject, Method: quoted(t.Names.KotlinMethod), Dispatch: "dispatch_" + t.Name}
 		m.tools = append(m.tools, &toolModel{t: t, names: tn, input: use(t.Input.Graph.Root), output: use(t.Output.Graph.Root)})
 	}
+	m.base = sync.OnceValue(m.baseView)
 	return m
 }
 

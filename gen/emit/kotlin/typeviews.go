@@ -11,9 +11,12 @@ import (
 // typesView is the view of types.kt.tmpl.
 type typesView struct {
 	common
-	// Decls are the Provider's schema types, in the IR's naming order.
-	Decls []declView
-	Tools []toolTypesView
+	// Decls are the Provider's schema types, in the IR's naming order,
+	// each rendered by the template decl.
+	Decls []string
+	// Tools are the tools' objects of conversions, each rendered by the
+	// template toolTypes.
+	Tools []string
 }
 
 // declView is one top-level declaration: exactly one part is set.
@@ -115,20 +118,32 @@ type aliasView struct {
 	Name, Doc, Type string
 }
 
-// typesView builds the view of the types file.
-func (m *model) typesView() typesView {
+// size is the length of the rendered parts.
+func (v typesView) size() int { return totalLen(v.Decls, v.Tools) }
+
+// typesView builds the view of the types file, rendering its
+// declarations and tool objects in parallel.
+func (m *model) typesView() (any, error) {
 	v := typesView{common: m.common()}
 	c := codec{J: m.names.J}
-	for _, n := range m.p.Decls {
-		v.Decls = append(v.Decls, m.declView(c, n))
+	var err error
+	v.Decls, err = renderEach(len(m.p.Decls), "decl", func(i int) any { return m.declView(c, m.p.Decls[i]) })
+	if err != nil {
+		return nil, err
 	}
-	for _, t := range m.tools {
-		doc := fmt.Sprintf("%s converts the input and output of the tool %s (%s) from and to JSON.", t.names.Object, t.t.Name, t.t.Title)
-		v.Tools = append(v.Tools, toolTypesView{Object: t.names.Object, Doc: kdoc("", doc), Roots: []rootView{
-			rootViewOf(c, "Input", "input", t.input), rootViewOf(c, "Output", "output", t.output),
-		}})
+	v.Tools, err = renderEach(len(m.tools), "toolTypes", func(i int) any { return toolTypesViewOf(c, m.tools[i]) })
+	if err != nil {
+		return nil, err
 	}
-	return v
+	return v, nil
+}
+
+// toolTypesViewOf builds one tool's object of conversions.
+func toolTypesViewOf(c codec, t *toolModel) toolTypesView {
+	doc := fmt.Sprintf("%s converts the input and output of the tool %s (%s) from and to JSON.", t.names.Object, t.t.Name, t.t.Title)
+	return toolTypesView{Object: t.names.Object, Doc: kdoc("", doc), Roots: []rootView{
+		rootViewOf(c, "Input", "input", t.input), rootViewOf(c, "Output", "output", t.output),
+	}}
 }
 
 // rootViewOf builds the conversions of one root.
@@ -183,11 +198,11 @@ func (m *model) classView(c codec, n *ir.Node, doc string) *classView {
 		et = use(n.ExtraNode)
 	}
 	v.ExtraType = "Map<String, " + c.typeName(et) + ">"
-	v.ExtraDecode = fmt.Sprintf("obj.filterKeys { it !in %s }", v.Known)
-	v.ExtraEncode = fmt.Sprintf("for ((k, v) in this.extra) if (k !in %s) json[k] = v", v.Known)
+	v.ExtraDecode = "obj.filterKeys { it !in " + v.Known + " }"
+	v.ExtraEncode = "for ((k, v) in this.extra) if (k !in " + v.Known + ") json[k] = v"
 	if et.kind != kRaw {
-		v.ExtraDecode += fmt.Sprintf(".mapValues { (k, v) -> %s }", c.decode(et, "v", c.J+".at(path, k)", 0))
-		v.ExtraEncode = fmt.Sprintf("for ((k, v) in this.extra) if (k !in %s) json[k] = %s", v.Known, c.encode(et, "v", 0))
+		v.ExtraDecode += ".mapValues { (k, v) -> " + c.decode(et, "v", c.J+".at(path, k)", 0) + " }"
+		v.ExtraEncode = "for ((k, v) in this.extra) if (k !in " + v.Known + ") json[k] = " + c.encode(et, "v", 0)
 	}
 	return v
 }
@@ -202,21 +217,21 @@ func (m *model) propView(c codec, p *ir.Prop) propView {
 		v.Doc = kdoc("    ", d)
 	}
 	w := kotlinString(p.Name)
-	at := fmt.Sprintf("%s.at(path, %s)", c.J, w)
+	at := c.J + ".at(path, " + w + ")"
 	switch {
 	case p.Required:
 		v.Decl = c.typeName(t)
-		v.Decode = c.decode(t, fmt.Sprintf("%s.required(obj, %s, path)", c.J, w), at, 0)
-		v.Encode = fmt.Sprintf("json[%s] = %s", w, c.encode(t, "this."+v.Name, 0))
+		v.Decode = c.decode(t, c.J+".required(obj, "+w+", path)", at, 0)
+		v.Encode = "json[" + w + "] = " + c.encode(t, "this."+v.Name, 0)
 	case t.nullable:
 		opt := m.names.Optional
-		v.Decl = fmt.Sprintf("%s<%s> = %s.Absent", opt, c.typeName(t), opt)
-		v.Decode = fmt.Sprintf("if (obj.containsKey(%s)) %s.Present(%s) else %s.Absent", w, opt, c.decode(t, "obj.getValue("+w+")", at, 0), opt)
-		v.Encode = fmt.Sprintf("(this.%s as? %s.Present)?.let { m -> json[%s] = %s }", v.Name, opt, w, c.encode(t, "m.value", 0))
+		v.Decl = opt + "<" + c.typeName(t) + "> = " + opt + ".Absent"
+		v.Decode = "if (obj.containsKey(" + w + ")) " + opt + ".Present(" + c.decode(t, "obj.getValue("+w+")", at, 0) + ") else " + opt + ".Absent"
+		v.Encode = "(this." + v.Name + " as? " + opt + ".Present)?.let { m -> json[" + w + "] = " + c.encode(t, "m.value", 0) + " }"
 	default:
 		v.Decl = c.typeName(t) + "? = null"
-		v.Decode = fmt.Sprintf("obj[%s]?.let { m -> %s }", w, c.decode(t, "m", at, 0))
-		v.Encode = fmt.Sprintf("this.%s?.let { m -> json[%s] = %s }", v.Name, w, c.encode(t, "m", 0))
+		v.Decode = "obj[" + w + "]?.let { m -> " + c.decode(t, "m", at, 0) + " }"
+		v.Encode = "this." + v.Name + "?.let { m -> json[" + w + "] = " + c.encode(t, "m", 0) + " }"
 	}
 	return v
 }

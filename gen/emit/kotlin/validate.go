@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
@@ -17,8 +18,13 @@ type validatorsView struct {
 	// constants: compiled patterns, exact numbers, JSON values of enum and
 	// const, the value lists of enum and the sets of declared member names.
 	Patterns, Numbers, Values, Enums, MemberSets []constView
-	Funcs                                        []funcView
+	// Functions are the functions of each tool, rendered by the template
+	// validatorFunctions.
+	Functions []string
 }
+
+// size is the length of the rendered functions.
+func (v validatorsView) size() int { return totalLen(v.Functions) }
 
 // validatorEntry is one tool's branch of the input and output entry points.
 type validatorEntry struct {
@@ -33,90 +39,135 @@ type constView struct {
 	Name, Expr string
 }
 
-// funcView is one generated function: its name, doc and body lines.
+// funcView is one generated function: its name, doc and body, the
+// body's lines indented and newline-separated.
 type funcView struct {
-	Name, Doc string
-	Lines     []string
+	Name, Doc, Body string
+}
+
+// toolValidators is one tool's part of the validators: its entry, its
+// functions and the constants they name by placeholder.
+type toolValidators struct {
+	entry  validatorEntry
+	funcs  []funcView
+	consts *localConsts
+	err    error
 }
 
 // validatorsView builds the validators of every tool's input and output
-// schema from the schema graphs of the IR.
+// schema from the schema graphs of the IR. The tools are generated in
+// parallel, each naming its constants by placeholder; the constants are
+// then numbered in the tools' order, as one pass over them would, and
+// each tool's functions are rendered with the final names.
 func (m *model) validatorsView() (validatorsView, error) {
 	v := validatorsView{common: m.common()}
+	tools := make([]toolValidators, len(m.tools))
+	par.Each(len(m.tools), func(i int) { tools[i] = m.toolValidators(i) })
 	pool := newConstPool()
-	for i, t := range m.tools {
-		entry := validatorEntry{Name: kotlinString(t.t.Name)}
-		for _, side := range []struct {
-			name   string
-			schema *ir.Schema
-			root   *string
-		}{{"input", t.t.Input, &entry.Input}, {"output", t.t.Output, &entry.Output}} {
-			if side.schema == nil || side.schema.Graph == nil {
-				return v, fmt.Errorf("tool %s: no %s schema graph", t.t.Name, side.name)
-			}
-			sg := &schemaGen{g: side.schema.Graph, prefix: fmt.Sprintf("t%d_%s", i, side.name[:2]), pool: pool,
-				what: fmt.Sprintf("the %s schema of the tool %s", side.name, t.t.Name)}
-			funcs, err := sg.functions()
-			if err != nil {
-				return v, fmt.Errorf("tool %s: %s schema: %w", t.t.Name, side.name, err)
-			}
-			*side.root = sg.fn(side.schema.Graph.Subschemas[0])
-			v.Funcs = append(v.Funcs, funcs...)
+	names := make([][]string, len(tools))
+	for i, tv := range tools {
+		if tv.err != nil {
+			return v, tv.err
 		}
-		v.Tools = append(v.Tools, entry)
+		names[i] = pool.adopt(tv.consts)
+		v.Tools = append(v.Tools, tv.entry)
 	}
-	v.Patterns, v.Numbers, v.Values, v.Enums, v.MemberSets = pool.patterns.list, pool.numbers.list, pool.values.list, pool.enums.list, pool.names.list
-	return v, nil
+	v.Patterns, v.Numbers, v.Values, v.Enums, v.MemberSets = pool.lists()
+	var err error
+	v.Functions, err = renderEach(len(tools), "validatorFunctions", func(i int) any {
+		funcs := tools[i].funcs
+		for j := range funcs {
+			funcs[j].Body = resolve(funcs[j].Body, names[i])
+		}
+		return funcs
+	})
+	return v, err
+}
+
+// toolValidators generates the functions of the input and output schemas
+// of the i-th tool.
+func (m *model) toolValidators(i int) toolValidators {
+	t := m.tools[i]
+	tv := toolValidators{entry: validatorEntry{Name: kotlinString(t.t.Name)}, consts: newLocalConsts()}
+	for _, side := range []struct {
+		name   string
+		schema *ir.Schema
+		root   *string
+	}{{"input", t.t.Input, &tv.entry.Input}, {"output", t.t.Output, &tv.entry.Output}} {
+		if side.schema == nil || side.schema.Graph == nil {
+			tv.err = fmt.Errorf("tool %s: no %s schema graph", t.t.Name, side.name)
+			return tv
+		}
+		sg := newSchemaGen(side.schema.Graph, "t"+dec(i)+"_"+side.name[:2], tv.consts,
+			"the "+side.name+" schema of the tool "+t.t.Name)
+		funcs, err := sg.functions()
+		if err != nil {
+			tv.err = fmt.Errorf("tool %s: %s schema: %w", t.t.Name, side.name, err)
+			return tv
+		}
+		*side.root = sg.fn(side.schema.Graph.Subschemas[0])
+		tv.funcs = append(tv.funcs, funcs...)
+	}
+	return tv
 }
 
 // schemaGen generates the functions of one tool schema.
 type schemaGen struct {
 	g      *ir.Graph
-	prefix string
 	what   string
-	pool   *constPool
+	consts *localConsts
+	// names are the functions' names, by subschema ID.
+	names []string
 	// cyclic marks the subschemas on a cycle of in-place applicators
 	// (a reference cycle that does not descend into the instance).
 	cyclic map[*ir.Subschema]bool
 }
 
-// fn is the name of the function checking subschema s.
-func (sg *schemaGen) fn(s *ir.Subschema) string {
-	return fmt.Sprintf("%s_%d", sg.prefix, s.ID)
+// newSchemaGen prepares the generation of graph g's functions, named
+// prefix_<ID>; what names the schema in doc comments.
+func newSchemaGen(g *ir.Graph, prefix string, consts *localConsts, what string) *schemaGen {
+	sg := &schemaGen{g: g, what: what, consts: consts, names: make([]string, len(g.Subschemas))}
+	for i := range sg.names {
+		sg.names[i] = prefix + "_" + dec(i)
+	}
+	return sg
 }
+
+// fn is the name of the function checking subschema s.
+func (sg *schemaGen) fn(s *ir.Subschema) string { return sg.names[s.ID] }
 
 // functions generates one function per subschema, in the graph's order;
 // a subschema on a reference cycle gets a guard that ends the cycle as
 // the Go runtime does (the value is invalid) and the body beside it.
 func (sg *schemaGen) functions() ([]funcView, error) {
 	sg.cyclic = inPlaceCycles(sg.g)
-	var out []funcView
+	out := make([]funcView, 0, len(sg.g.Subschemas))
 	for _, s := range sg.g.Subschemas {
 		if s.Unresolved != "" {
 			return nil, fmt.Errorf("%s: $ref %q names nothing in the document", s.Ptr, s.Unresolved)
 		}
-		lines, err := sg.body(s)
+		text, err := sg.body(s)
 		if err != nil {
 			return nil, err
 		}
-		doc := fmt.Sprintf("%s checks the value at l against %s of %s.", sg.fn(s), pointerText(s.Ptr), sg.what)
+		name := sg.fn(s)
+		doc := name + " checks the value at l against " + pointerText(s.Ptr) + " of " + sg.what + "."
 		if !sg.cyclic[s] {
-			out = append(out, funcView{Name: sg.fn(s), Doc: doc, Lines: lines})
+			out = append(out, funcView{Name: name, Doc: doc, Body: text})
 			continue
 		}
-		out = append(out, funcView{Name: sg.fn(s), Doc: doc + " It ends a reference cycle at one location as invalid.",
-			Lines: []string{
-				fmt.Sprintf("if (!c.enter(%d, l)) {", s.ID),
-				fmt.Sprintf("    c.fail(l, %s, \"reference cycle\")", kotlinString(s.Ptr)),
-				"    return false",
-				"}",
-				"try {",
-				fmt.Sprintf("    return %s_body(e, l, c, ev)", sg.fn(s)),
-				"} finally {",
-				"    c.leave()",
-				"}",
-			}})
-		out = append(out, funcView{Name: sg.fn(s) + "_body", Doc: fmt.Sprintf("%s_body is the check of %s.", sg.fn(s), sg.fn(s)), Lines: lines})
+		guard := &body{}
+		guard.line("if (!c.enter(", dec(s.ID), ", l)) {")
+		guard.line("    c.fail(l, ", kotlinString(s.Ptr), ", \"reference cycle\")")
+		guard.line("    return false")
+		guard.line("}")
+		guard.line("try {")
+		guard.line("    return ", name, "_body(e, l, c, ev)")
+		guard.line("} finally {")
+		guard.line("    c.leave()")
+		guard.line("}")
+		out = append(out, funcView{Name: name, Doc: doc + " It ends a reference cycle at one location as invalid.", Body: guard.text()},
+			funcView{Name: name + "_body", Doc: name + "_body is the check of " + name + ".", Body: text})
 	}
 	return out, nil
 }
@@ -186,37 +237,4 @@ func inPlaceChild(parent, child string) bool {
 		return tail != "" && !strings.Contains(tail, "/")
 	}
 	return false
-}
-
-// constPool allocates the object's constants, one per distinct value.
-type constPool struct {
-	patterns, numbers, values, enums, names constSet
-}
-
-// constSet is one kind of constant: names by expression, in first-use order.
-type constSet struct {
-	prefix string
-	byExpr map[string]string
-	list   []constView
-}
-
-func newConstPool() *constPool {
-	return &constPool{
-		patterns: constSet{prefix: "PATTERN", byExpr: map[string]string{}},
-		numbers:  constSet{prefix: "NUMBER", byExpr: map[string]string{}},
-		values:   constSet{prefix: "VALUE", byExpr: map[string]string{}},
-		enums:    constSet{prefix: "ENUM", byExpr: map[string]string{}},
-		names:    constSet{prefix: "NAMES", byExpr: map[string]string{}},
-	}
-}
-
-// name returns the constant built by expr, allocating it on first use.
-func (cs *constSet) name(expr string) string {
-	if n, ok := cs.byExpr[expr]; ok {
-		return n
-	}
-	n := fmt.Sprintf("%s_%d", cs.prefix, len(cs.list))
-	cs.byExpr[expr] = n
-	cs.list = append(cs.list, constView{Name: n, Expr: expr})
-	return n
 }

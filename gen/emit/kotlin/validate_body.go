@@ -1,10 +1,12 @@
 package kotlin
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -12,7 +14,9 @@ import (
 // functions write the reaction to a failed keyword: report it and go on
 // (ok = false) while the context wants more violations, else return.
 type body struct {
-	lines []string
+	// buf holds the lines written so far, each indented and ended with a
+	// newline.
+	buf   []byte
 	depth int
 	// failed says some keyword can fail, so the function keeps "ok".
 	failed bool
@@ -26,14 +30,30 @@ type body struct {
 	vars    int
 }
 
-// line writes one line at the current depth.
-func (b *body) line(format string, args ...any) {
-	b.lines = append(b.lines, strings.Repeat("    ", b.depth)+fmt.Sprintf(format, args...))
+// bodyIndent is the indentation of a function body's outermost lines:
+// two levels, inside the validators object and the function.
+const bodyIndent = "        "
+
+// indent writes the indentation of a line at the current depth.
+func (b *body) indent() {
+	b.buf = append(b.buf, bodyIndent...)
+	for range b.depth {
+		b.buf = append(b.buf, "    "...)
+	}
+}
+
+// line writes one line at the current depth, the concatenation of parts.
+func (b *body) line(parts ...string) {
+	b.indent()
+	for _, p := range parts {
+		b.buf = append(b.buf, p...)
+	}
+	b.buf = append(b.buf, '\n')
 }
 
 // open writes a line that opens a block.
-func (b *body) open(format string, args ...any) {
-	b.line(format, args...)
+func (b *body) open(parts ...string) {
+	b.line(parts...)
 	b.depth++
 }
 
@@ -46,7 +66,7 @@ func (b *body) close() {
 // fresh returns a new local variable name.
 func (b *body) fresh(prefix string) string {
 	b.vars++
-	return fmt.Sprintf("%s%d", prefix, b.vars)
+	return prefix + strconv.Itoa(b.vars)
 }
 
 // check writes: when cond is false, report keyword kw with msg.
@@ -55,8 +75,11 @@ func (b *body) check(cond, kw, msg string) { b.checkAt(cond, "l", kw, msg) }
 // checkAt is check for a violation at the instance location loc.
 func (b *body) checkAt(cond, loc, kw, msg string) {
 	b.failed = true
-	b.open("if (!(%s)) {", cond)
-	b.line("if (!c.fail(%s, %s, %s)) return false", loc, kotlinString(kw), kotlinString(msg))
+	b.open("if (!(", cond, ")) {")
+	b.indent()
+	b.buf = append(append(append(b.buf, "if (!c.fail("...), loc...), ", "...)
+	b.buf = append(appendKotlinString(b.buf, kw), ", "...)
+	b.buf = append(appendKotlinString(b.buf, msg), ")) return false\n"...)
 	b.line("ok = false")
 	b.close()
 }
@@ -65,7 +88,7 @@ func (b *body) checkAt(cond, loc, kw, msg string) {
 // violations.
 func (b *body) sub(call string) {
 	b.failed = true
-	b.open("if (!%s) {", call)
+	b.open("if (!", call, ") {")
 	b.line("if (!c.more()) return false")
 	b.line("ok = false")
 	b.close()
@@ -75,26 +98,39 @@ func (b *body) sub(call string) {
 // are collected.
 func (b *body) annotate(call string) {
 	if b.annSure {
-		b.line("%s.%s", b.ann, call)
+		b.line(b.ann, ".", call)
 		return
 	}
-	b.line("%s?.%s", b.ann, call)
+	b.line(b.ann, "?.", call)
 }
 
-// finish returns the function's lines. A subschema that collected its
-// own annotations passes them to its caller's when it succeeds.
-func (b *body) finish() []string {
-	lines := b.lines
-	if !b.failed {
-		if b.annSure {
-			lines = append(lines, "ev?.merge(me)")
-		}
-		return append(lines, "return true")
+// finish returns the function's body: its lines, newline-separated. A
+// subschema that collected its own annotations passes them to its
+// caller's when it succeeds.
+func (b *body) finish() string {
+	var out strings.Builder
+	out.Grow(len(b.buf) + 64)
+	if b.failed {
+		out.WriteString(bodyIndent + "var ok = true\n")
 	}
-	if b.annSure {
-		lines = append(lines, "if (ok) ev?.merge(me)")
+	out.Write(b.buf)
+	switch {
+	case !b.failed && b.annSure:
+		out.WriteString(bodyIndent + "ev?.merge(me)\n")
+	case b.annSure:
+		out.WriteString(bodyIndent + "if (ok) ev?.merge(me)\n")
 	}
-	return append(append([]string{"var ok = true"}, lines...), "return ok")
+	if b.failed {
+		out.WriteString(bodyIndent + "return ok")
+	} else {
+		out.WriteString(bodyIndent + "return true")
+	}
+	return out.String()
+}
+
+// text returns the lines written, newline-separated, as they are.
+func (b *body) text() string {
+	return string(bytes.TrimSuffix(b.buf, []byte("\n")))
 }
 
 // kwPtr is the schema pointer of keyword kw of the subschema at ptr.
@@ -161,3 +197,6 @@ func typeWords(v any) string {
 	}
 	return strings.Join(out, " or ")
 }
+
+// dec is n in decimal.
+func dec[T int | int64](n T) string { return strconv.FormatInt(int64(n), 10) }

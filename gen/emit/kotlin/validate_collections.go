@@ -53,14 +53,14 @@ func (sg *schemaGen) counts(b *body, s *ir.Subschema, obj map[string]any) {
 	req, _ := obj["required"].([]any)
 	for _, r := range req {
 		if name, ok := r.(string); ok {
-			b.check(fmt.Sprintf("e.containsKey(%s)", kotlinString(name)), kwPtr(s.Ptr, "required"), "missing the required property "+name)
+			b.check("e.containsKey("+kotlinString(name)+")", kwPtr(s.Ptr, "required"), "missing the required property "+name)
 		}
 	}
 	if n, ok := sizeArg(obj["minProperties"]); ok && n > 0 {
-		b.check(fmt.Sprintf("e.size >= %d", n), kwPtr(s.Ptr, "minProperties"), fmt.Sprintf("fewer than %d properties", n))
+		b.check("e.size >= "+dec(n), kwPtr(s.Ptr, "minProperties"), "fewer than "+dec(n)+" properties")
 	}
 	if n, ok := sizeArg(obj["maxProperties"]); ok {
-		b.check(fmt.Sprintf("e.size <= %d", n), kwPtr(s.Ptr, "maxProperties"), fmt.Sprintf("more than %d properties", n))
+		b.check("e.size <= "+dec(n), kwPtr(s.Ptr, "maxProperties"), "more than "+dec(n)+" properties")
 	}
 }
 
@@ -71,8 +71,8 @@ func (sg *schemaGen) dependent(b *body, s *ir.Subschema, obj map[string]any) err
 		need, _ := dr[k].([]any)
 		for _, n := range need {
 			if name, ok := n.(string); ok {
-				b.check(fmt.Sprintf("!e.containsKey(%s) || e.containsKey(%s)", kotlinString(k), kotlinString(name)),
-					kwPtr(s.Ptr, "dependentRequired"), fmt.Sprintf("has %s without %s", k, name))
+				b.check("!e.containsKey("+kotlinString(k)+") || e.containsKey("+kotlinString(name)+")",
+					kwPtr(s.Ptr, "dependentRequired"), "has "+k+" without "+name)
 			}
 		}
 	}
@@ -81,7 +81,7 @@ func (sg *schemaGen) dependent(b *body, s *ir.Subschema, obj map[string]any) err
 		if err != nil {
 			return err
 		}
-		b.open("if (e.containsKey(%s)) {", kotlinString(k))
+		b.open("if (e.containsKey(", kotlinString(k), ")) {")
 		b.sub(sg.call(t, "e", "l", b.ann))
 		b.close()
 	}
@@ -99,10 +99,10 @@ func (sg *schemaGen) members(b *body, s *ir.Subschema, obj map[string]any) error
 			return err
 		}
 		v := b.fresh("p")
-		b.line("val %s = e[%s]", v, kotlinString(name))
-		b.open("if (%s != null) {", v)
-		b.annotate(fmt.Sprintf("prop(%s)", kotlinString(name)))
-		b.sub(sg.call(t, v, fmt.Sprintf("l.at(%s)", kotlinString(name)), "null"))
+		b.line("val ", v, " = e[", kotlinString(name), "]")
+		b.open("if (", v, " != null) {")
+		b.annotate("prop(" + kotlinString(name) + ")")
+		b.sub(sg.call(t, v, "l.at("+kotlinString(name)+")", "null"))
 		b.close()
 	}
 	patterns := sortedKeys(obj, "patternProperties")
@@ -117,13 +117,13 @@ func (sg *schemaGen) members(b *body, s *ir.Subschema, obj map[string]any) error
 		for i, p := range props {
 			quoted[i] = kotlinString(p)
 		}
-		known = sg.pool.names.name("setOf(" + strings.Join(quoted, ", ") + ")")
+		known = sg.consts.name(constNames, "setOf("+strings.Join(quoted, ", ")+")")
 	}
 	if additional && len(patterns) > 0 {
 		if known == "" {
 			b.line("var matched = false")
 		} else {
-			b.line("var matched = k in %s", known)
+			b.line("var matched = k in ", known)
 		}
 	}
 	for _, p := range patterns {
@@ -135,7 +135,7 @@ func (sg *schemaGen) members(b *body, s *ir.Subschema, obj map[string]any) error
 		if err != nil {
 			return fmt.Errorf("%s: %w", kwPtr(s.Ptr, "patternProperties"), err)
 		}
-		b.open("if (%s.matcher(k).find()) {", re)
+		b.open("if (", re, ".matcher(k).find()) {")
 		if additional {
 			b.line("matched = true")
 		}
@@ -153,7 +153,7 @@ func (sg *schemaGen) members(b *body, s *ir.Subschema, obj map[string]any) error
 		case len(patterns) > 0:
 			b.open("if (!matched) {")
 		case known != "":
-			b.open("if (k !in %s) {", known)
+			b.open("if (k !in ", known, ") {")
 		}
 		b.annotate("prop(k)")
 		b.sub(sg.call(t, "v", "l.at(k)", "null"))
@@ -174,10 +174,10 @@ func (sg *schemaGen) array(b *body, s *ir.Subschema, obj map[string]any) error {
 	}
 	b.open("if (e is JsonArray) {")
 	if n, ok := sizeArg(obj["minItems"]); ok && n > 0 {
-		b.check(fmt.Sprintf("e.size >= %d", n), kwPtr(s.Ptr, "minItems"), fmt.Sprintf("fewer than %d items", n))
+		b.check("e.size >= "+dec(n), kwPtr(s.Ptr, "minItems"), "fewer than "+dec(n)+" items")
 	}
 	if n, ok := sizeArg(obj["maxItems"]); ok {
-		b.check(fmt.Sprintf("e.size <= %d", n), kwPtr(s.Ptr, "maxItems"), fmt.Sprintf("more than %d items", n))
+		b.check("e.size <= "+dec(n), kwPtr(s.Ptr, "maxItems"), "more than "+dec(n)+" items")
 	}
 	if obj["uniqueItems"] == true {
 		b.check("V.unique(e)", kwPtr(s.Ptr, "uniqueItems"), "has equal items")
@@ -212,12 +212,12 @@ func (sg *schemaGen) items(b *body, s *ir.Subschema, obj map[string]any) error {
 		return err
 	}
 	for i, t := range prefix {
-		b.open("if (e.size > %d) {", i)
-		b.sub(sg.call(t, fmt.Sprintf("e[%d]", i), fmt.Sprintf("l.at(%d)", i), "null"))
+		b.open("if (e.size > ", dec(i), ") {")
+		b.sub(sg.call(t, "e["+dec(i)+"]", "l.at("+dec(i)+")", "null"))
 		b.close()
 	}
 	if len(prefix) > 0 {
-		b.annotate(fmt.Sprintf("items(0, minOf(%d, e.size))", len(prefix)))
+		b.annotate("items(0, minOf(" + dec(len(prefix)) + ", e.size))")
 	}
 	if _, ok := obj["items"]; !ok {
 		return nil
@@ -226,7 +226,7 @@ func (sg *schemaGen) items(b *body, s *ir.Subschema, obj map[string]any) error {
 	if err != nil {
 		return err
 	}
-	b.open("for (i in %d until e.size) {", len(prefix))
+	b.open("for (i in ", dec(len(prefix)), " until e.size) {")
 	b.sub(sg.call(t, "e[i]", "l.at(i)", "null"))
 	b.close()
 	b.annotate("items(0, e.size)")
@@ -244,10 +244,10 @@ func (sg *schemaGen) contains(b *body, s *ir.Subschema, obj map[string]any) erro
 		return err
 	}
 	n := b.fresh("n")
-	b.line("var %s = 0", n)
+	b.line("var ", n, " = 0")
 	b.open("for (i in e.indices) {")
-	b.open("if (c.quietly { %s }) {", sg.call(t, "e[i]", "l.at(i)", "null"))
-	b.line("%s++", n)
+	b.open("if (c.quietly { ", sg.call(t, "e[i]", "l.at(i)", "null"), " }) {")
+	b.line(n, "++")
 	b.annotate("items(i, i + 1)")
 	b.close()
 	b.close()
@@ -260,10 +260,10 @@ func (sg *schemaGen) contains(b *body, s *ir.Subschema, obj map[string]any) erro
 		if hasMin {
 			kw = "minContains"
 		}
-		b.check(fmt.Sprintf("%s >= %d", n, lo), kwPtr(s.Ptr, kw), fmt.Sprintf("fewer than %d items match the schema of contains", lo))
+		b.check(n+" >= "+dec(lo), kwPtr(s.Ptr, kw), "fewer than "+dec(lo)+" items match the schema of contains")
 	}
 	if hi, ok := sizeArg(obj["maxContains"]); ok {
-		b.check(fmt.Sprintf("%s <= %d", n, hi), kwPtr(s.Ptr, "maxContains"), fmt.Sprintf("more than %d items match the schema of contains", hi))
+		b.check(n+" <= "+dec(hi), kwPtr(s.Ptr, "maxContains"), "more than "+dec(hi)+" items match the schema of contains")
 	}
 	return nil
 }

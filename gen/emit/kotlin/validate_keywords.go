@@ -15,15 +15,15 @@ import (
 // keywords in the order the annotations need (the applicators that
 // evaluate members and items before unevaluatedProperties and
 // unevaluatedItems, which come last).
-func (sg *schemaGen) body(s *ir.Subschema) ([]string, error) {
+func (sg *schemaGen) body(s *ir.Subschema) (string, error) {
 	b := &body{ann: "ev"}
 	obj := s.Obj()
 	if obj == nil {
 		if s.Value == false {
 			b.failed = true
-			b.line("c.fail(l, %s, \"no value is allowed here\")", kotlinString(s.Ptr))
+			b.line("c.fail(l, ", kotlinString(s.Ptr), ", \"no value is allowed here\")")
 			b.line("return false")
-			return b.lines, nil
+			return b.text(), nil
 		}
 		return b.finish(), nil
 	}
@@ -35,7 +35,7 @@ func (sg *schemaGen) body(s *ir.Subschema) ([]string, error) {
 		sg.generic, sg.numeric, sg.str, sg.inPlace, sg.object, sg.array,
 	} {
 		if err := step(b, s, obj); err != nil {
-			return nil, err
+			return "", err
 		}
 	}
 	return b.finish(), nil
@@ -55,7 +55,7 @@ func hasKeyword(obj map[string]any, kws ...string) bool {
 func (sg *schemaGen) generic(b *body, s *ir.Subschema, obj map[string]any) error {
 	if t, ok := obj["type"]; ok {
 		if mask, ok := typeMask(t); ok {
-			b.check(fmt.Sprintf("V.hasType(e, %s)", mask), kwPtr(s.Ptr, "type"), "want "+typeWords(t))
+			b.check("V.hasType(e, "+mask+")", kwPtr(s.Ptr, "type"), "want "+typeWords(t))
 		}
 	}
 	if vals, ok := obj["enum"].([]any); ok {
@@ -67,15 +67,15 @@ func (sg *schemaGen) generic(b *body, s *ir.Subschema, obj map[string]any) error
 			}
 			names[i] = n
 		}
-		list := sg.pool.enums.name("listOf(" + strings.Join(names, ", ") + ")")
-		b.check(fmt.Sprintf("%s.any { V.equal(e, it) }", list), kwPtr(s.Ptr, "enum"), "not one of the allowed values")
+		list := sg.consts.name(constEnum, "listOf("+strings.Join(names, ", ")+")")
+		b.check(list+".any { V.equal(e, it) }", kwPtr(s.Ptr, "enum"), "not one of the allowed values")
 	}
 	if v, ok := obj["const"]; ok {
 		n, err := sg.value(v)
 		if err != nil {
 			return err
 		}
-		b.check(fmt.Sprintf("V.equal(e, %s)", n), kwPtr(s.Ptr, "const"), "not the constant value")
+		b.check("V.equal(e, "+n+")", kwPtr(s.Ptr, "const"), "not the constant value")
 	}
 	return nil
 }
@@ -86,7 +86,7 @@ func (sg *schemaGen) value(v any) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("encode a schema value: %w", err)
 	}
-	return sg.pool.values.name("Json.parseToJsonElement(" + kotlinString(string(data)) + ")"), nil
+	return sg.consts.name(constValue, "Json.parseToJsonElement("+kotlinString(string(data))+")"), nil
 }
 
 // numericBounds are the number keywords: the comparison that passes and
@@ -104,14 +104,14 @@ func (sg *schemaGen) numeric(b *body, s *ir.Subschema, obj map[string]any) error
 		return nil
 	}
 	n := b.fresh("n")
-	b.line("val %s = V.number(e)", n)
-	b.open("if (%s != null) {", n)
+	b.line("val ", n, " = V.number(e)")
+	b.open("if (", n, " != null) {")
 	if lit, ok := numberArg(obj["multipleOf"]); ok {
-		b.check(fmt.Sprintf("V.multipleOf(%s, %s)", n, sg.number(lit)), kwPtr(s.Ptr, "multipleOf"), "not a multiple of "+lit)
+		b.check("V.multipleOf("+n+", "+sg.number(lit)+")", kwPtr(s.Ptr, "multipleOf"), "not a multiple of "+lit)
 	}
 	for _, nb := range numericBounds {
 		if lit, ok := numberArg(obj[nb.kw]); ok {
-			b.check(fmt.Sprintf("%s.compareTo(%s) %s", n, sg.number(lit), nb.pass), kwPtr(s.Ptr, nb.kw), nb.msg+" "+lit)
+			b.check(n+".compareTo("+sg.number(lit)+") "+nb.pass, kwPtr(s.Ptr, nb.kw), nb.msg+" "+lit)
 		}
 	}
 	b.close()
@@ -120,7 +120,7 @@ func (sg *schemaGen) numeric(b *body, s *ir.Subschema, obj map[string]any) error
 
 // number is the constant holding an exact number of the schema.
 func (sg *schemaGen) number(lit string) string {
-	return sg.pool.numbers.name("BigDecimal(" + kotlinString(lit) + ")")
+	return sg.consts.name(constNumber, "BigDecimal("+kotlinString(lit)+")")
 }
 
 // pattern is the constant holding a compiled pattern of the schema.
@@ -129,7 +129,7 @@ func (sg *schemaGen) pattern(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return sg.pool.patterns.name("Pattern.compile(" + kotlinString(java) + ")"), nil
+	return sg.consts.name(constPattern, "Pattern.compile("+kotlinString(java)+")"), nil
 }
 
 // str writes minLength, maxLength (in code points) and pattern.
@@ -138,20 +138,20 @@ func (sg *schemaGen) str(b *body, s *ir.Subschema, obj map[string]any) error {
 		return nil
 	}
 	v := b.fresh("s")
-	b.line("val %s = V.string(e)", v)
-	b.open("if (%s != null) {", v)
+	b.line("val ", v, " = V.string(e)")
+	b.open("if (", v, " != null) {")
 	if n, ok := sizeArg(obj["minLength"]); ok && n > 0 {
-		b.check(fmt.Sprintf("V.length(%s) >= %d", v, n), kwPtr(s.Ptr, "minLength"), fmt.Sprintf("shorter than %d characters", n))
+		b.check("V.length("+v+") >= "+dec(n), kwPtr(s.Ptr, "minLength"), "shorter than "+dec(n)+" characters")
 	}
 	if n, ok := sizeArg(obj["maxLength"]); ok {
-		b.check(fmt.Sprintf("V.length(%s) <= %d", v, n), kwPtr(s.Ptr, "maxLength"), fmt.Sprintf("longer than %d characters", n))
+		b.check("V.length("+v+") <= "+dec(n), kwPtr(s.Ptr, "maxLength"), "longer than "+dec(n)+" characters")
 	}
 	if p, ok := obj["pattern"].(string); ok {
 		name, err := sg.pattern(p)
 		if err != nil {
 			return fmt.Errorf("%s: %w", kwPtr(s.Ptr, "pattern"), err)
 		}
-		b.check(fmt.Sprintf("%s.matcher(%s).find()", name, v), kwPtr(s.Ptr, "pattern"), "does not match the pattern "+p)
+		b.check(name+".matcher("+v+").find()", kwPtr(s.Ptr, "pattern"), "does not match the pattern "+p)
 	}
 	b.close()
 	return nil
@@ -160,7 +160,7 @@ func (sg *schemaGen) str(b *body, s *ir.Subschema, obj map[string]any) error {
 // call is the call of subschema t's function on value at loc with the
 // annotations ann.
 func (sg *schemaGen) call(t *ir.Subschema, value, loc, ann string) string {
-	return fmt.Sprintf("%s(%s, %s, c, %s)", sg.fn(t), value, loc, ann)
+	return sg.fn(t) + "(" + value + ", " + loc + ", c, " + ann + ")"
 }
 
 // child is the subschema below s at the tokens, which the graph lists.
@@ -220,7 +220,7 @@ func (sg *schemaGen) inPlace(b *body, s *ir.Subschema, obj map[string]any) error
 		if err != nil {
 			return err
 		}
-		b.check(fmt.Sprintf("!c.quietly { %s }", sg.call(t, "e", "l", "null")), kwPtr(s.Ptr, "not"), "matches the schema of not")
+		b.check("!c.quietly { "+sg.call(t, "e", "l", "null")+" }", kwPtr(s.Ptr, "not"), "matches the schema of not")
 	}
 	if _, ok := obj["if"]; ok {
 		return sg.conditional(b, s, obj)
@@ -233,12 +233,12 @@ func (sg *schemaGen) inPlace(b *body, s *ir.Subschema, obj map[string]any) error
 // annotations count.
 func (sg *schemaGen) branches(b *body, s *ir.Subschema, kw string, ts []*ir.Subschema) {
 	count := b.fresh("n")
-	b.line("var %s = 0", count)
+	b.line("var ", count, " = 0")
 	for _, t := range ts {
 		x := b.fresh("x")
-		b.line("val %s = V.sub(%s)", x, b.ann)
-		b.open("if (c.quietly { %s }) {", sg.call(t, "e", "l", x))
-		b.line("%s++", count)
+		b.line("val ", x, " = V.sub(", b.ann, ")")
+		b.open("if (c.quietly { ", sg.call(t, "e", "l", x), " }) {")
+		b.line(count, "++")
 		b.annotate("merge(" + x + ")")
 		b.close()
 	}
@@ -256,8 +256,8 @@ func (sg *schemaGen) conditional(b *body, s *ir.Subschema, obj map[string]any) e
 		return err
 	}
 	x := b.fresh("x")
-	b.line("val %s = V.sub(%s)", x, b.ann)
-	b.open("if (c.quietly { %s }) {", sg.call(cond, "e", "l", x))
+	b.line("val ", x, " = V.sub(", b.ann, ")")
+	b.open("if (c.quietly { ", sg.call(cond, "e", "l", x), " }) {")
 	b.annotate("merge(" + x + ")")
 	for _, kw := range []string{"then", "else"} {
 		if _, ok := obj[kw]; ok {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
@@ -36,11 +37,12 @@ type schemaView struct {
 
 // schemasView builds the view of the schemas file.
 func (m *model) schemasView() schemasView {
-	v := schemasView{common: m.common()}
-	for _, t := range m.tools {
-		v.Tools = append(v.Tools, schemaView{Object: t.names.Object, Name: t.t.Name,
-			Input: stringChunks(string(t.t.Input.JSON)), Output: stringChunks(string(t.t.Output.JSON))})
-	}
+	v := schemasView{common: m.common(), Tools: make([]schemaView, len(m.tools))}
+	par.Each(len(m.tools), func(i int) {
+		t := m.tools[i]
+		v.Tools[i] = schemaView{Object: t.names.Object, Name: t.t.Name,
+			Input: stringChunks(string(t.t.Input.JSON)), Output: stringChunks(string(t.t.Output.JSON))}
+	})
 	return v
 }
 
@@ -61,7 +63,7 @@ func (m *model) serviceView() supportView {
 
 // skeletonView builds the view of the user-owned subclass skeleton.
 func (m *model) skeletonView() baseView {
-	v := m.baseView()
+	v := m.base()
 	v.Header = "// " + lineComment(fmt.Sprintf("Generated once by cetpgen from %s. This file is yours to edit: cetpgen never overwrites it.", m.p.File))
 	return v
 }
@@ -128,9 +130,10 @@ func (m *model) baseView() baseView {
 	v.Doc = kdoc("", fmt.Sprintf("%s is the generated CETP v2 Provider %s (%s), served at the authority %s.\n\n%s",
 		m.names.Base, p.Name, p.ID, p.Android.Authority, p.Description))
 	v.Scopes = scopeViews(p)
+	v.Tools = make([]toolView, len(m.tools))
+	par.Each(len(m.tools), func(i int) { v.Tools[i] = m.toolView(m.tools[i]) })
 	var v1 []string
 	for _, t := range m.tools {
-		v.Tools = append(v.Tools, m.toolView(t))
 		v.Reads = v.Reads || !t.t.Annotations.Effect.Writes()
 		if m.v1Served(t.t) {
 			v1 = append(v1, kotlinString(t.t.Name))
