@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 )
 
@@ -29,11 +30,12 @@ func GateRegistry(reg *catalog.Registry, bound *BoundRegistry, pinned func(*cata
 	if err := gateCanonicalSet(reg, bound); err != nil {
 		return err
 	}
-	for _, t := range reg.Tools() {
-		err := firstErr(gateIdentity(t, bound), gateValues(t), GateInterface(t, pinned),
-			gateExamples(t, bound.Root.Name()), GateProvenance(t))
+	tools := reg.Tools()
+	errs := make([]error, len(tools))
+	par.Each(len(tools), func(i int) { errs[i] = gateTool(tools[i], bound, pinned) })
+	for i, err := range errs {
 		if err != nil {
-			return fmt.Errorf("gate: %s: %w", t.Identity.CanonicalPath, err)
+			return fmt.Errorf("gate: %s: %w", tools[i].Identity.CanonicalPath, err)
 		}
 	}
 	for i := range reg.Products {
@@ -42,6 +44,14 @@ func GateRegistry(reg *catalog.Registry, bound *BoundRegistry, pinned func(*cata
 		}
 	}
 	return nil
+}
+
+// gateTool runs the gates of one tool; it only reads, so the tools are
+// gated in parallel, and the first failing tool in registry order is the
+// one reported.
+func gateTool(t *catalog.ToolSpec, bound *BoundRegistry, pinned func(*catalog.InterfaceRef) bool) error {
+	return firstErr(gateIdentity(t, bound), gateValues(t), GateInterface(t, pinned),
+		gateExamples(t, bound.Root.Name()), GateProvenance(t))
 }
 
 // gateCanonicalSet compares the public effective canonicals with the
