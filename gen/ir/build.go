@@ -27,7 +27,11 @@ func Build(v *validate.Spec) (*Provider, error) {
 	tools := make([]*Tool, len(v.Tools))
 	errs := make([]error, len(v.Tools))
 	par.Each(len(v.Tools), func(i int) {
-		tools[i], errs[i] = buildTool(p, v.Set.Tools[i], v.Tools[i])
+		var data validate.ToolJSON
+		if i < len(v.JSON) {
+			data = v.JSON[i]
+		}
+		tools[i], errs[i] = buildTool(p, v.Set.Tools[i], v.Tools[i], data)
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -106,7 +110,9 @@ func buildTargets(slug string, w *spec.Provider) Targets {
 	return t
 }
 
-func buildTool(p *Provider, doc *spec.Doc, w *spec.Tool) (*Tool, error) {
+// buildTool builds one tool; data holds its schemas' canonical JSON where
+// package validate computed it.
+func buildTool(p *Provider, doc *spec.Doc, w *spec.Tool, data validate.ToolJSON) (*Tool, error) {
 	t := &Tool{
 		Name: w.Name, Title: w.Title, Description: w.Description, File: doc.Path,
 		Annotations: Annotations{
@@ -123,10 +129,10 @@ func buildTool(p *Provider, doc *spec.Doc, w *spec.Tool) (*Tool, error) {
 		t.CLIPath = t.CLI.Path
 	}
 	var err error
-	if t.Input, err = buildSchema(doc, "/input_schema", w.InputSchema); err != nil {
+	if t.Input, err = buildSchema(doc, "/input_schema", w.InputSchema, data.Input); err != nil {
 		return nil, err
 	}
-	if t.Output, err = buildSchema(doc, "/output_schema", w.OutputSchema); err != nil {
+	if t.Output, err = buildSchema(doc, "/output_schema", w.OutputSchema, data.Output); err != nil {
 		return nil, err
 	}
 	t.Input.Graph = BuildGraph(w.InputSchema, w.Name, "input")
@@ -141,10 +147,14 @@ func buildTool(p *Provider, doc *spec.Doc, w *spec.Tool) (*Tool, error) {
 	return t, nil
 }
 
-func buildSchema(doc *spec.Doc, ptr string, v any) (*Schema, error) {
-	data, err := Canonical(v)
-	if err != nil {
-		return nil, fmt.Errorf("ir %s%s: %w", doc.Path, ptr, err)
+// buildSchema builds the schema v at ptr in doc; data is its canonical
+// JSON, encoded here when nil.
+func buildSchema(doc *spec.Doc, ptr string, v any, data []byte) (*Schema, error) {
+	if data == nil {
+		var err error
+		if data, err = Canonical(v); err != nil {
+			return nil, fmt.Errorf("ir %s%s: %w", doc.Path, ptr, err)
+		}
 	}
 	return &Schema{Value: v, JSON: data, Ptr: ptr, pos: doc.Pos}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/cetpgen/cetpgen/gen/internal/par"
+	"github.com/cetpgen/cetpgen/gen/spec"
 )
 
 // revision hashes the tools (already sorted by name) as a canonical JSON
@@ -36,7 +37,7 @@ func revision(tools []*Tool) (string, error) {
 // of it.
 func revisionBytes(t *Tool) ([]byte, error) {
 	size := 2*(len(t.Input.JSON)+len(t.Output.JSON)) + 512
-	return appendCanonical(make([]byte, 0, size), revisionValue(t))
+	return spec.AppendCanonical(make([]byte, 0, size), revisionValue(t))
 }
 
 // revisionValue is one tool as the canonical encoder sees it. Schemas enter

@@ -15,7 +15,13 @@ type Spec struct {
 	Provider *spec.Provider
 	// Tools are the decoded tools, in the order of Set.Tools.
 	Tools []*spec.Tool
+	// JSON are the canonical encodings (spec.Canonical) of the tools'
+	// schemas, in the order of Tools, so that they are computed once.
+	JSON []ToolJSON
 }
+
+// ToolJSON is the canonical JSON of a tool's input and output schemas.
+type ToolJSON struct{ Input, Output []byte }
 
 // Validate runs every check on a loaded spec directory. It returns the
 // diagnostics and, when none of them is an error, the validated Spec. The
@@ -49,7 +55,7 @@ func Validate(set *spec.Set) (*Spec, diag.List, error) {
 	if l.HasErrors() {
 		return nil, l, nil
 	}
-	return &Spec{Set: set, Provider: p.decoded(), Tools: toolsOf(results)}, l, nil
+	return &Spec{Set: set, Provider: p.decoded(), Tools: toolsOf(results), JSON: jsonOf(results)}, l, nil
 }
 
 // checkedProvider is provider.yaml decoded, with the places at which it
@@ -94,6 +100,7 @@ type toolResult struct {
 	tool  *spec.Tool
 	doc   *spec.Doc
 	bad   failures
+	json  ToolJSON
 	diags diag.List
 	err   error
 }
@@ -126,6 +133,15 @@ func toolsOf(results []toolResult) []*spec.Tool {
 	return tools
 }
 
+// jsonOf returns the canonical schema JSON of results, in order.
+func jsonOf(results []toolResult) []ToolJSON {
+	out := make([]ToolJSON, len(results))
+	for i, r := range results {
+		out[i] = r.json
+	}
+	return out
+}
+
 // checkTool validates one tool file up to what needs no provider facts;
 // schemas equal to one that passed in this run are not checked again.
 func checkTool(m *metaSchemas, schemas *validSchemas, doc *spec.Doc) toolResult {
@@ -141,12 +157,16 @@ func checkTool(m *metaSchemas, schemas *validSchemas, doc *spec.Doc) toolResult 
 	}
 	r.tool = t
 	if r.usable("/input_schema") {
-		l.Add(schemas.check(doc, "/input_schema", t.InputSchema)...)
+		d, data := schemas.check(doc, "/input_schema", t.InputSchema)
+		l.Add(d...)
+		r.json.Input = data
 		l.Add(schemaLints(doc, "/input_schema", t.InputSchema)...)
 		l.Add(inputIsObject(doc, t)...)
 	}
 	if r.usable("/output_schema") {
-		l.Add(schemas.check(doc, "/output_schema", t.OutputSchema)...)
+		d, data := schemas.check(doc, "/output_schema", t.OutputSchema)
+		l.Add(d...)
+		r.json.Output = data
 		l.Add(schemaLints(doc, "/output_schema", t.OutputSchema)...)
 	}
 	if r.usable("/annotations") {
