@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/runtime/catalog"
 	"github.com/spf13/cobra"
 )
@@ -122,13 +123,18 @@ func (s *sourceSet) resolveProduct(id string, cmds []*BoundCommand, root *cobra.
 	p := catalog.ProductSpec{ID: id, Name: text, Description: text, Runtime: true,
 		Provenance: map[string]catalog.FieldProvenance{}}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Spec.CanonicalPath < cmds[j].Spec.CanonicalPath })
-	p.Tools = make([]catalog.ToolSpec, 0, len(cmds))
-	for _, bc := range cmds {
-		t, err := s.resolveTool(bc, text)
-		if err != nil {
-			return p, err
-		}
-		p.Tools = append(p.Tools, t)
+	// Cobra builds a command's flag sets, and sorts its parents', the first
+	// time they are asked for: that is done here, one command after the
+	// other, so that the tools, which then only read, resolve in parallel.
+	flags := make([][]ToolFlag, len(cmds))
+	for i, bc := range cmds {
+		flags[i] = ToolFlags(bc.Command)
+	}
+	p.Tools = make([]catalog.ToolSpec, len(cmds))
+	errs := make([]error, len(cmds))
+	par.Each(len(cmds), func(i int) { p.Tools[i], errs[i] = s.resolveTool(cmds[i], flags[i], text) })
+	if err := firstErr(errs...); err != nil {
+		return p, err
 	}
 	return p, s.productSelection(&p)
 }

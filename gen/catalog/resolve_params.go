@@ -51,9 +51,12 @@ func camel(flag string) string {
 
 // agentFlags returns the flags of c that are parameters of its tool: the
 // visible ones of ToolFlags (own and inherited below the root).
-func agentFlags(c *cobra.Command) []ToolFlag {
+func agentFlags(c *cobra.Command) []ToolFlag { return visibleFlags(ToolFlags(c)) }
+
+// visibleFlags returns the flags of flags that are not hidden.
+func visibleFlags(flags []ToolFlag) []ToolFlag {
 	var out []ToolFlag
-	for _, tf := range ToolFlags(c) {
+	for _, tf := range flags {
 		if !tf.Flag.Hidden {
 			out = append(out, tf)
 		}
@@ -63,7 +66,7 @@ func agentFlags(c *cobra.Command) []ToolFlag {
 
 // params resolves every flag of the tool.
 func (r *toolResolver) params() {
-	flags := agentFlags(r.bc.Command)
+	flags := visibleFlags(r.flags)
 	known := map[string]bool{}
 	for _, f := range flags {
 		known[f.Flag.Name] = true

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
-	"github.com/spf13/cobra"
 )
 
 // Cobra's flag-group annotations (cobra/flag_groups.go).
@@ -18,10 +17,11 @@ const (
 	cobraOneOf    = "cobra_annotation_one_required"
 )
 
-// cobraConstraints reads the flag groups cobra enforces on c.
-func cobraConstraints(c *cobra.Command) *catalog.Constraints {
+// cobraConstraints reads the flag groups cobra enforces on a command,
+// from its ToolFlags.
+func cobraConstraints(flags []ToolFlag) *catalog.Constraints {
 	groups := map[string]map[string]bool{cobraMutex: {}, cobraTogether: {}, cobraOneOf: {}}
-	for _, tf := range ToolFlags(c) {
+	for _, tf := range flags {
 		for kind, set := range groups {
 			for _, g := range tf.Flag.Annotations[kind] {
 				set[g] = true
@@ -84,7 +84,7 @@ func (r *toolResolver) typedShape(sc *shapeCands) {
 	if typed.Positionals != nil {
 		sc.pos = append(sc.pos, cand[[]catalog.Positional]{value: typed.Positionals, source: "typed_parameter_metadata", ref: r.s.typedRef(), prec: PrecTypedMetadata})
 	}
-	if c := cobraConstraints(r.bc.Command); c != nil {
+	if c := cobraConstraints(r.flags); c != nil {
 		sc.cons = append(sc.cons, cand[*catalog.Constraints]{value: c, source: "cobra_flag_groups", prec: PrecCobraContract})
 	}
 }
