@@ -18,17 +18,23 @@ import (
 // path and alias resolves to the same ToolSpec payload (aliases differing
 // only in cli_path and is_alias), every stored compact form is the
 // compaction of its full leaf, every product lists the same summaries,
-// and --all holds every tool once with its full payload.
+// and --all holds every tool once with its full payload. The product gate
+// runs beside the leaf gate; failures are reported in the order above.
 func GateDelivery(reg *catalog.Registry, data, index []byte) error {
 	c, err := catalog.Open(data, index)
 	if err != nil {
 		return fmt.Errorf("delivery gate: %w", err)
 	}
-	want, err := gateLeaves(c, reg.Tools())
-	if err != nil {
-		return err
+	var want map[string][]byte
+	var errLeaves, errProducts error
+	par.Do(
+		func() { want, errLeaves = gateLeaves(c, reg.Tools()) },
+		func() { errProducts = gateProducts(c, reg) },
+	)
+	if errLeaves != nil {
+		return errLeaves
 	}
-	return firstErr(gateProducts(c, reg), gateAll(c, want))
+	return firstErr(errProducts, gateAll(c, want))
 }
 
 // gateLeaves runs gateLeafViews on every tool, spread over the CPUs, and
