@@ -41,9 +41,25 @@ type resolved struct {
 // resolvePath walks root by exact names, then by exact cobra aliases; no
 // prefix matching.
 func resolvePath(root *cobra.Command, path string) (resolved, error) {
+	return subcommands(nil).resolvePath(root, path)
+}
+
+// subcommands indexes, for each command looked into, its subcommands by
+// name and by alias, so that binding a registry of n commands under one
+// parent does not scan its n children n times. A nil index scans.
+type subcommands map[*cobra.Command]*subcommandIndex
+
+// subcommandIndex holds the subcommands of one command by name and by
+// alias, in the order of Commands().
+type subcommandIndex struct {
+	byName, byAlias map[string][]*cobra.Command
+}
+
+// resolvePath is resolvePath through the index k.
+func (k subcommands) resolvePath(root *cobra.Command, path string) (resolved, error) {
 	cur, r := root, resolved{}
 	for _, tok := range strings.Fields(path) {
-		next, alias, err := child(cur, tok)
+		next, alias, err := k.child(cur, tok)
 		if err != nil {
 			return r, fmt.Errorf("path %q: %w", path, err)
 		}
@@ -53,15 +69,10 @@ func resolvePath(root *cobra.Command, path string) (resolved, error) {
 	return r, nil
 }
 
-func child(c *cobra.Command, tok string) (*cobra.Command, bool, error) {
-	var byName, byAlias []*cobra.Command
-	for _, s := range c.Commands() {
-		if s.Name() == tok {
-			byName = append(byName, s)
-		} else if s.HasAlias(tok) {
-			byAlias = append(byAlias, s)
-		}
-	}
+// child finds the subcommand tok of c: the one so named, else the one
+// with that cobra alias.
+func (k subcommands) child(c *cobra.Command, tok string) (*cobra.Command, bool, error) {
+	byName, byAlias := k.lookup(c, tok)
 	switch {
 	case len(byName) == 1:
 		return byName[0], false, nil
@@ -71,6 +82,37 @@ func child(c *cobra.Command, tok string) (*cobra.Command, bool, error) {
 		return byAlias[0], true, nil
 	}
 	return nil, false, fmt.Errorf("no command %q under %q", tok, c.CommandPath())
+}
+
+// lookup returns the subcommands of c named tok and those, otherwise
+// named, with the alias tok. Without an index, or when cobra matches
+// names case-insensitively, it scans them.
+func (k subcommands) lookup(c *cobra.Command, tok string) (byName, byAlias []*cobra.Command) {
+	if k == nil || cobra.EnableCaseInsensitive {
+		for _, s := range c.Commands() {
+			if s.Name() == tok {
+				byName = append(byName, s)
+			} else if s.HasAlias(tok) {
+				byAlias = append(byAlias, s)
+			}
+		}
+		return byName, byAlias
+	}
+	idx := k[c]
+	if idx == nil {
+		idx = &subcommandIndex{byName: map[string][]*cobra.Command{}, byAlias: map[string][]*cobra.Command{}}
+		for _, s := range c.Commands() {
+			name := s.Name()
+			idx.byName[name] = append(idx.byName[name], s)
+			for _, a := range s.Aliases {
+				if list := idx.byAlias[a]; a != name && (len(list) == 0 || list[len(list)-1] != s) {
+					idx.byAlias[a] = append(list, s)
+				}
+			}
+		}
+		k[c] = idx
+	}
+	return idx.byName[tok], idx.byAlias[tok]
 }
 
 // runnableLeaf reports whether c is a runnable command with no subcommands.
@@ -95,8 +137,9 @@ func Bind(e *EffectiveRegistry, root *cobra.Command, exclusions []Exclusion) (*B
 	b := &BoundRegistry{Root: root, Effective: e, Exclusions: exclusions, ByCanonical: map[string]*BoundCommand{},
 		Builtins: completeTree(root)}
 	var problems []string
+	k := subcommands{}
 	for i := range e.Commands {
-		bc, err := bindOne(root, &e.Commands[i], b.Builtins)
+		bc, err := bindOne(k, root, &e.Commands[i], b.Builtins)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -116,8 +159,8 @@ func Bind(e *EffectiveRegistry, root *cobra.Command, exclusions []Exclusion) (*B
 	return b, nil
 }
 
-func bindOne(root *cobra.Command, c *CommandSpec, builtins map[*cobra.Command]bool) (BoundCommand, error) {
-	r, err := resolvePath(root, c.CLIPath)
+func bindOne(k subcommands, root *cobra.Command, c *CommandSpec, builtins map[*cobra.Command]bool) (BoundCommand, error) {
+	r, err := k.resolvePath(root, c.CLIPath)
 	if err != nil {
 		return BoundCommand{}, fmt.Errorf("%s: phantom or stale primary path: %w", c.CanonicalPath, err)
 	}
@@ -137,7 +180,7 @@ func bindOne(root *cobra.Command, c *CommandSpec, builtins map[*cobra.Command]bo
 		return BoundCommand{}, fmt.Errorf("%s: native annotation of %q says %q", c.CanonicalPath, c.CLIPath, v)
 	}
 	for _, a := range c.Aliases {
-		if err := bindAlias(root, c, r.cmd, a); err != nil {
+		if err := bindAlias(k, root, c, r.cmd, a); err != nil {
 			return BoundCommand{}, err
 		}
 	}
@@ -146,8 +189,8 @@ func bindOne(root *cobra.Command, c *CommandSpec, builtins map[*cobra.Command]bo
 
 // bindAlias checks that alias reaches the primary leaf through a cobra
 // alias, or a separate leaf with the same flag contract.
-func bindAlias(root *cobra.Command, c *CommandSpec, primary *cobra.Command, alias string) error {
-	r, err := resolvePath(root, alias)
+func bindAlias(k subcommands, root *cobra.Command, c *CommandSpec, primary *cobra.Command, alias string) error {
+	r, err := k.resolvePath(root, alias)
 	if err != nil {
 		return fmt.Errorf("%s: phantom alias: %w", c.CanonicalPath, err)
 	}

@@ -134,3 +134,45 @@ func TestBinderReportsEveryMismatch(t *testing.T) {
 		}
 	}
 }
+
+// TestResolvePathByNameThenAlias walks a tree by exact names, then by
+// cobra aliases, with the binder's index and without it: a name wins over
+// another command's alias, an alias shared by two commands is ambiguous,
+// an alias a command repeats is not.
+func TestResolvePathByNameThenAlias(t *testing.T) {
+	root := &cobra.Command{Use: "app"}
+	grp := &cobra.Command{Use: "note", Aliases: []string{"n"}}
+	list := leaf("list", "List")
+	list.Aliases = []string{"ls", "ls", "show"}
+	show, rm, del := leaf("show", "Show"), leaf("rm", "Remove"), leaf("delete", "Delete")
+	rm.Aliases, del.Aliases = []string{"del"}, []string{"del"}
+	grp.AddCommand(list, show, rm, del)
+	root.AddCommand(grp)
+	cases := []struct {
+		path  string
+		want  *cobra.Command
+		alias bool
+		err   string
+	}{
+		{"note list", list, false, ""},
+		{"note ls", list, true, ""},
+		{"n ls", list, true, ""},
+		{"note show", show, false, ""},
+		{"note del", nil, false, `"del" is ambiguous under "app note"`},
+		{"note lis", nil, false, `no command "lis" under "app note"`},
+	}
+	for _, idx := range []subcommands{nil, {}} {
+		for _, c := range cases {
+			r, err := idx.resolvePath(root, c.path)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Errorf("index %v: %q: error %v, want %q", idx != nil, c.path, err, c.err)
+				}
+				continue
+			}
+			if err != nil || r.cmd != c.want || r.usedAlias != c.alias {
+				t.Errorf("index %v: %q: another command, or alias %v (%v); want %s, alias %v", idx != nil, c.path, r.usedAlias, err, c.want.Name(), c.alias)
+			}
+		}
+	}
+}
