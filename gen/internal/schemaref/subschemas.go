@@ -1,42 +1,105 @@
 package schemaref
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 )
 
-// The 2020-12 keywords whose values hold subschemas: a map of them, one,
-// or a list. Every other keyword holds data (enum, const, default,
-// examples, unknown keywords), which is never searched for schemas.
-var (
-	mapKeywords  = []string{"$defs", "definitions", "dependentSchemas", "patternProperties", "properties"}
-	oneKeywords  = []string{"additionalProperties", "contains", "contentSchema", "else", "if", "items", "not", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties"}
-	listKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+// keywords are the 2020-12 keywords whose values hold subschemas, in the
+// order Each visits them: those holding a map of subschemas by name, then
+// those holding one, then those holding a list. Every other keyword holds
+// data (enum, const, default, examples, unknown keywords), which is never
+// searched for schemas.
+var keywords = [...]string{
+	"$defs", "definitions", "dependentSchemas", "patternProperties", "properties",
+	"additionalProperties", "contains", "contentSchema", "else", "if", "items", "not", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties",
+	"allOf", "anyOf", "oneOf", "prefixItems",
+}
+
+// Where each form of keyword starts in keywords.
+const (
+	firstOne  = 5
+	firstList = 16
 )
+
+// keywordIndex is k's index in keywords, or -1 when it holds no
+// subschema; a switch, since it runs for every member of every schema.
+func keywordIndex(k string) int {
+	switch k {
+	case "$defs":
+		return 0
+	case "definitions":
+		return 1
+	case "dependentSchemas":
+		return 2
+	case "patternProperties":
+		return 3
+	case "properties":
+		return 4
+	case "additionalProperties":
+		return 5
+	case "contains":
+		return 6
+	case "contentSchema":
+		return 7
+	case "else":
+		return 8
+	case "if":
+		return 9
+	case "items":
+		return 10
+	case "not":
+		return 11
+	case "propertyNames":
+		return 12
+	case "then":
+		return 13
+	case "unevaluatedItems":
+		return 14
+	case "unevaluatedProperties":
+		return 15
+	case "allOf":
+		return 16
+	case "anyOf":
+		return 17
+	case "oneOf":
+		return 18
+	case "prefixItems":
+		return 19
+	}
+	return -1
+}
 
 // Each calls f for each subschema directly under obj, whose pointer is
 // ptr, in a fixed order: map keywords by name with their members by name,
 // then single-schema keywords by name, then list keywords with their items
-// by index.
+// by index. It reads obj's members once, rather than looking up every
+// keyword.
 func Each(obj map[string]any, ptr string, f func(sub any, subPtr string)) {
-	for _, k := range mapKeywords {
-		m, _ := obj[k].(map[string]any)
-		if len(m) == 0 {
-			continue
-		}
-		for _, name := range sortedKeys(m) {
-			f(m[name], ptr+"/"+k+"/"+Escape(name))
+	var present uint32
+	for k := range obj {
+		if i := keywordIndex(k); i >= 0 {
+			present |= 1 << i
 		}
 	}
-	for _, k := range oneKeywords {
-		if sub, ok := obj[k]; ok {
-			f(sub, ptr+"/"+k)
-		}
-	}
-	for _, k := range listKeywords {
-		list, _ := obj[k].([]any)
-		for i, sub := range list {
-			f(sub, ptr+"/"+k+"/"+strconv.Itoa(i))
+	for present != 0 {
+		i := bits.TrailingZeros32(present)
+		present &= present - 1
+		k := keywords[i]
+		switch v := obj[k]; {
+		case i < firstOne:
+			m, _ := v.(map[string]any)
+			for _, name := range sortedKeys(m) {
+				f(m[name], ptr+"/"+k+"/"+Escape(name))
+			}
+		case i < firstList:
+			f(v, ptr+"/"+k)
+		default:
+			list, _ := v.([]any)
+			for j, sub := range list {
+				f(sub, ptr+"/"+k+"/"+strconv.Itoa(j))
+			}
 		}
 	}
 }
