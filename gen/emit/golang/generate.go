@@ -1,13 +1,14 @@
 package golang
 
 import (
-	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"go/token"
-	"sync"
+	"slices"
 
 	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/dave/jennifer/jen"
 )
@@ -16,31 +17,88 @@ import (
 const Dir = "go"
 
 // Generate renders the Go package of one Provider: doc.go, types.go,
-// provider.go and client.go under go/<slug>/. Only types.go needs the
-// schema mapping, so the other files render while it runs; every file only
-// reads what it is given, and their order and bytes do not depend on
-// scheduling.
+// provider.go and client.go under go/<slug>/. Each file is cut into
+// chunks of declarations that are rendered and formatted on the pool and
+// joined into the bytes gofmt gives the whole file; every chunk only
+// reads what it is given, so order and bytes do not depend on scheduling.
 func Generate(p *ir.Provider) ([]emit.File, error) {
+	return generate(p, chunkWeight, false)
+}
+
+// goFile is one file of the package and the units it holds.
+type goFile struct {
+	name   string
+	units  []unit
+	chunks []*chunk
+}
+
+// generate is Generate with chunks of the given weight; strict makes a
+// chunk output that cannot be joined an error instead of a reason to
+// render the file whole.
+func generate(p *ir.Provider, budget int, strict bool) ([]emit.File, error) {
 	if !token.IsIdentifier(p.Targets.GoPackage) {
 		return nil, fmt.Errorf("go: package name %q is not a Go identifier (a keyword?); set targets.go.package", p.Targets.GoPackage)
 	}
 	tools := toolList(p)
-	files := make([]emit.File, 4)
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	part := func(i int, name string, render func(f *jen.File)) {
-		files[i].Path = Dir + "/" + p.Slug + "/" + name
-		if files[i].Data, errs[i] = renderFile(p, render); errs[i] != nil {
-			errs[i] = fmt.Errorf("go: %s: %w", name, errs[i])
+	uses := make([]helperUses, len(p.Decls))
+	files := []*goFile{
+		{name: "doc.go", units: []unit{{weight: 1, render: func(f *jen.File) { renderDoc(f, p) }}}},
+		{name: "types.go", units: typeUnits(p, uses)},
+		{name: "provider.go", units: providerUnits(p, tools)},
+		{name: "client.go", units: clientUnits(p, tools)},
+	}
+	var jobs []*chunk
+	for _, f := range files {
+		f.chunks = chunksOf(f.units, budget)
+		jobs = append(jobs, f.chunks...)
+	}
+	// The heaviest chunks start first, so that no big one is left for last.
+	slices.SortStableFunc(jobs, func(a, b *chunk) int { return cmp.Compare(b.weight(), a.weight()) })
+	par.Each(len(jobs), func(i int) { jobs[i].render(p) })
+	// The helpers follow the declarations that use them, which are
+	// known once every declaration is mapped.
+	if h := helperUnit(uses); h != nil {
+		c := &chunk{units: []unit{*h}}
+		c.render(p)
+		files[1].chunks = append(files[1].chunks, c)
+	}
+	out := make([]emit.File, len(files))
+	var errs []error
+	for i, f := range files {
+		out[i].Path = Dir + "/" + p.Slug + "/" + f.name
+		var err error
+		if out[i].Data, err = f.data(p, strict); err != nil {
+			errs = append(errs, fmt.Errorf("go: %s: %w", f.name, err))
 		}
 	}
-	wg.Go(func() { part(2, "provider.go", func(f *jen.File) { renderProvider(f, p, tools) }) })
-	wg.Go(func() { part(3, "client.go", func(f *jen.File) { renderClient(f, p, tools) }) })
-	wg.Go(func() { part(0, "doc.go", func(f *jen.File) { renderDoc(f, p) }) })
-	m := mapProvider(p)
-	part(1, "types.go", func(f *jen.File) { renderTypes(f, m) })
-	wg.Wait()
-	return files, errors.Join(errs...)
+	return out, errors.Join(errs...)
+}
+
+// data is the file's bytes: its one chunk's, or its chunks joined. When
+// they cannot be joined the file is rendered whole (an error if strict).
+func (f *goFile) data(p *ir.Provider, strict bool) ([]byte, error) {
+	var errs []error
+	for _, c := range f.chunks {
+		errs = append(errs, c.err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if len(f.chunks) == 1 {
+		return f.chunks[0].out, nil
+	}
+	if data, ok := join(f.chunks); ok {
+		return data, nil
+	}
+	if strict {
+		return nil, errors.New("the formatted chunks cannot be joined")
+	}
+	whole := &chunk{first: true}
+	for _, c := range f.chunks {
+		whole.units = append(whole.units, c.units...)
+	}
+	whole.render(p)
+	return whole.out, whole.err
 }
 
 // toolList pairs each tool with its Go names, which the IR allocated.
@@ -57,24 +115,6 @@ func toolList(p *ir.Provider) []toolNames {
 			inSchema: t.Names.GoInputSchema, outSchema: t.Names.GoOutputSchema})
 	}
 	return tools
-}
-
-// renderFile renders one file with the generated-code header.
-func renderFile(p *ir.Provider, body func(f *jen.File)) ([]byte, error) {
-	f := jen.NewFile(p.Targets.GoPackage)
-	f.ImportName(pkgProvider, "provider")
-	f.ImportName(pkgConsumer, "consumer")
-	f.ImportName(pkgProtocol, "protocol")
-	f.ImportName(pkgJSONVal, "jsonval")
-	for _, l := range emit.HeaderLines(p.File) {
-		f.HeaderComment("// " + commentLines(l)[0])
-	}
-	body(f)
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // renderDoc renders the package doc and the pin to the runtime version.
@@ -103,19 +143,58 @@ func renderDoc(f *jen.File, p *ir.Provider) {
 	f.Const().Id("Revision").Op("=").Lit(p.Revision)
 }
 
-// renderTypes renders every declaration in mapping order, then helpers.
-func renderTypes(f *jen.File, m *mapper) {
-	for _, d := range m.decls {
-		renderDecl(f, d)
+// typeUnits are the units of types.go: one per declaration in the IR's
+// naming order, each mapping its node as it renders and recording in
+// uses the helpers it needs. The names come from the IR, so no
+// declaration's mapping depends on another's.
+func typeUnits(p *ir.Provider, uses []helperUses) []unit {
+	units := make([]unit, len(p.Decls))
+	for i, n := range p.Decls {
+		units[i] = unit{weight: 1 + len(n.Props)/2, render: func(f *jen.File) {
+			m := &mapper{}
+			renderDecl(f, m.declare(n))
+			uses[i] = m.uses
+		}}
 	}
-	renderHelpers(f, m)
+	return units
 }
 
-// renderProvider renders the Handler, the constructor and the schemas.
-func renderProvider(f *jen.File, p *ir.Provider, tools []toolNames) {
-	renderHandler(f, p, tools)
-	renderNew(f, p)
-	renderDescriptor(f, p)
-	renderTools(f, p, tools)
-	renderSchemas(f, tools)
+// helperUnit is the unit of the helper types the declarations use, or
+// nil when they use none.
+func helperUnit(uses []helperUses) *unit {
+	var all helperUses
+	for _, u := range uses {
+		all.nullable = all.nullable || u.nullable
+		all.dateTime = all.dateTime || u.dateTime
+	}
+	if all == (helperUses{}) {
+		return nil
+	}
+	return &unit{weight: 1, render: func(f *jen.File) { renderHelpers(f, all) }}
+}
+
+// providerUnits are the units of provider.go: the Handler, the
+// constructor and the adapter, the descriptor, the registrations and the
+// schema constants of each tool.
+func providerUnits(p *ir.Provider, tools []toolNames) []unit {
+	units := []unit{
+		{weight: 1 + len(tools), render: func(f *jen.File) { renderHandler(f, p, tools) }},
+		{weight: 2, render: func(f *jen.File) { renderNew(f, p) }},
+		{weight: 1, render: func(f *jen.File) { renderDescriptor(f, p) }},
+		{weight: 1 + 2*len(tools), render: func(f *jen.File) { renderTools(f, p, tools) }},
+	}
+	for _, t := range tools {
+		units = append(units, unit{weight: 2, render: func(f *jen.File) { renderSchemas(f, t) }})
+	}
+	return units
+}
+
+// clientUnits are the units of client.go: the Client and its constructor,
+// then one method per tool.
+func clientUnits(p *ir.Provider, tools []toolNames) []unit {
+	units := []unit{{weight: 2, render: func(f *jen.File) { renderClient(f, p) }}}
+	for _, t := range tools {
+		units = append(units, unit{weight: 1, render: func(f *jen.File) { renderClientMethod(f, t) }})
+	}
+	return units
 }

@@ -11,20 +11,12 @@ import (
 // only the graph: the kind of every node and every name come from
 // package ir, so the mapping decides Go spelling, never schema meaning.
 type mapper struct {
-	decls []*decl
 	// uses records the helpers the declarations need.
-	uses struct{ nullable, dateTime bool }
+	uses helperUses
 }
 
-// mapProvider declares the Go type of every named node, in the IR's
-// naming order.
-func mapProvider(p *ir.Provider) *mapper {
-	m := &mapper{}
-	for _, n := range p.Decls {
-		m.decls = append(m.decls, m.declare(n))
-	}
-	return m
-}
+// helperUses are the helper types of types.go that declarations need.
+type helperUses struct{ nullable, dateTime bool }
 
 // str returns v when it is a string, else "".
 func str(v any) string { s, _ := v.(string); return s }

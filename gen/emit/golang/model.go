@@ -33,6 +33,9 @@ type gotype struct {
 const (
 	pkgJSON     = "encoding/json"
 	pkgContext  = "context"
+	pkgTime     = "time"
+	pkgErrors   = "errors"
+	pkgFmt      = "fmt"
 	pkgProvider = "github.com/cetpgen/cetpgen/runtime/provider"
 	pkgConsumer = "github.com/cetpgen/cetpgen/runtime/consumer"
 	pkgProtocol = "github.com/cetpgen/cetpgen/runtime/protocol"

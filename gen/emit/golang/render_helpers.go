@@ -5,11 +5,11 @@ import (
 )
 
 // renderHelpers renders the helper types the declarations use.
-func renderHelpers(f *jen.File, m *mapper) {
-	if m.uses.nullable {
+func renderHelpers(f *jen.File, uses helperUses) {
+	if uses.nullable {
 		renderNullable(f)
 	}
-	if m.uses.dateTime {
+	if uses.dateTime {
 		renderDateTime(f)
 	}
 }
@@ -83,9 +83,9 @@ func renderDateTime(f *jen.File) {
 	f.Comment("// encodes back unchanged; Time parses it.")
 	f.Type().Id("DateTime").String()
 	f.Comment("// Time parses d as RFC 3339.")
-	f.Func().Params(jen.Id("d").Id("DateTime")).Id("Time").Params().Params(jen.Qual("time", "Time"), jen.Error()).Block(
-		jen.Return(jen.Qual("time", "Parse").Call(jen.Qual("time", "RFC3339Nano"), jen.String().Call(jen.Id("d")))))
+	f.Func().Params(jen.Id("d").Id("DateTime")).Id("Time").Params().Params(jen.Qual(pkgTime, "Time"), jen.Error()).Block(
+		jen.Return(jen.Qual(pkgTime, "Parse").Call(jen.Qual(pkgTime, "RFC3339Nano"), jen.String().Call(jen.Id("d")))))
 	f.Comment("// DateTimeOf formats t as RFC 3339.")
-	f.Func().Id("DateTimeOf").Params(jen.Id("t").Qual("time", "Time")).Id("DateTime").Block(
-		jen.Return(jen.Id("DateTime").Call(jen.Id("t").Dot("Format").Call(jen.Qual("time", "RFC3339Nano")))))
+	f.Func().Id("DateTimeOf").Params(jen.Id("t").Qual(pkgTime, "Time")).Id("DateTime").Block(
+		jen.Return(jen.Id("DateTime").Call(jen.Id("t").Dot("Format").Call(jen.Qual(pkgTime, "RFC3339Nano")))))
 }

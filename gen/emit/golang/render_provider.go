@@ -171,20 +171,18 @@ func toolValue(t toolNames) jen.Code {
 	})
 }
 
-// renderSchemas renders the canonical schema JSON of every tool as
-// string constants, byte for byte as the IR holds them. Each constant is
-// its own declaration: a grouped block would make gofmt align the whole
-// block, which costs more than the rest of the file.
+// renderSchemas renders the canonical schema JSON of a tool as string
+// constants, byte for byte as the IR holds them. Each constant is its own
+// declaration: a grouped block would make gofmt align the whole block,
+// which costs more than the rest of the file.
 //
 //	// createAlertInputSchema is the input schema of create_alert.
 //	const createAlertInputSchema = "{\"additionalProperties\":false,...}"
-func renderSchemas(f *jen.File, tools []toolNames) {
-	for _, t := range tools {
-		f.Comment("// " + t.inSchema + " is the input schema of " + t.tool.Name + ", in canonical JSON.")
-		f.Const().Id(t.inSchema).Op("=").Lit(string(t.tool.Input.JSON))
-		f.Comment("// " + t.outSchema + " is the output schema of " + t.tool.Name + ", in canonical JSON.")
-		f.Const().Id(t.outSchema).Op("=").Lit(string(t.tool.Output.JSON))
-	}
+func renderSchemas(f *jen.File, t toolNames) {
+	f.Comment("// " + t.inSchema + " is the input schema of " + t.tool.Name + ", in canonical JSON.")
+	f.Const().Id(t.inSchema).Op("=").Lit(string(t.tool.Input.JSON))
+	f.Comment("// " + t.outSchema + " is the output schema of " + t.tool.Name + ", in canonical JSON.")
+	f.Const().Id(t.outSchema).Op("=").Lit(string(t.tool.Output.JSON))
 }
 
 // renderNew renders New and the adapter.
@@ -233,26 +231,28 @@ func renderAdapt(f *jen.File) {
 	)))
 }
 
-// renderClient renders the typed Client.
+// renderClient renders the typed Client and its constructor.
 //
 //	type Client struct{ C *consumer.Client }
 //
 //	func NewClient(c *consumer.Client) *Client { return &Client{C: c} }
-//
-//	func (c *Client) CreateAlert(ctx context.Context, in CreateAlertInput) (CreateAlertOutput, error) {
-//		return consumer.Invoke[CreateAlertOutput](ctx, c.C, "create_alert", in)
-//	}
-func renderClient(f *jen.File, p *ir.Provider, tools []toolNames) {
+func renderClient(f *jen.File, p *ir.Provider) {
 	f.Comment("// Client calls the tools of " + oneLine(p.Name) + " through a CETP v2 Consumer client.")
 	f.Type().Id("Client").Struct(jen.Comment("// C carries the calls."), jen.Id("C").Op("*").Qual(pkgConsumer, "Client"))
 	f.Comment("// NewClient returns a Client that calls through c.")
 	f.Func().Id("NewClient").Params(jen.Id("c").Op("*").Qual(pkgConsumer, "Client")).Op("*").Id("Client").Block(
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("C"): jen.Id("c")})))
-	for _, t := range tools {
-		add(f, toolDoc(t, "calls").code())
-		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(t.method).Params(
-			jen.Id("ctx").Qual(pkgContext, "Context"), jen.Id("in").Id(t.in),
-		).Params(jen.Id(t.out), jen.Error()).Block(jen.Return(
-			jen.Qual(pkgConsumer, "Invoke").Types(jen.Id(t.out)).Call(jen.Id("ctx"), jen.Id("c").Dot("C"), jen.Lit(t.tool.Name), jen.Id("in"))))
-	}
+}
+
+// renderClientMethod renders the Client's method of one tool.
+//
+//	func (c *Client) CreateAlert(ctx context.Context, in CreateAlertInput) (CreateAlertOutput, error) {
+//		return consumer.Invoke[CreateAlertOutput](ctx, c.C, "create_alert", in)
+//	}
+func renderClientMethod(f *jen.File, t toolNames) {
+	add(f, toolDoc(t, "calls").code())
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(t.method).Params(
+		jen.Id("ctx").Qual(pkgContext, "Context"), jen.Id("in").Id(t.in),
+	).Params(jen.Id(t.out), jen.Error()).Block(jen.Return(
+		jen.Qual(pkgConsumer, "Invoke").Types(jen.Id(t.out)).Call(jen.Id("ctx"), jen.Id("c").Dot("C"), jen.Lit(t.tool.Name), jen.Id("in"))))
 }

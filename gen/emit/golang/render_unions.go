@@ -52,7 +52,7 @@ func renderTaggedMarshal(f *jen.File, d *decl) {
 	f.Comment("// MarshalJSON encodes the variant that is set, with its discriminator.")
 	f.Func().Params(jen.Id("u").Id(d.name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Switch().Block(cases...),
-		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(d.name+": no variant is set"))),
+		jen.Return(jen.Nil(), jen.Qual(pkgErrors, "New").Call(jen.Lit(d.name+": no variant is set"))),
 	)
 }
 
@@ -87,7 +87,7 @@ func renderTaggedUnmarshal(f *jen.File, d *decl) {
 		jen.If(jen.Err().Op(":=").Qual(pkgJSON, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("head")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("u").Op("=").Id(d.name).Values(),
 		jen.Switch(jen.Id("head").Dot("D")).Block(cases...),
-		jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(d.name+": unknown %s %q"), jen.Lit(d.disc), jen.Id("head").Dot("D"))),
+		jen.Return(jen.Qual(pkgFmt, "Errorf").Call(jen.Lit(d.name+": unknown %s %q"), jen.Lit(d.disc), jen.Id("head").Dot("D"))),
 	)
 }
 

@@ -1,0 +1,252 @@
+package golang
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/cetpgen/cetpgen/gen/emit"
+	"github.com/cetpgen/cetpgen/gen/ir"
+	"github.com/dave/jennifer/jen"
+)
+
+// unit is one piece of a file: a top-level declaration with its doc
+// comment, or a few that belong together. Every unit starts with a doc
+// comment, so gofmt puts one blank line before it and formats it the same
+// whatever precedes it; that is what lets a file be formatted in chunks.
+type unit struct {
+	// weight estimates the unit's share of the file's formatting work, in
+	// declarations, so that chunks are of about the same cost.
+	weight int
+	render func(f *jen.File)
+}
+
+// chunkWeight is the weight of units formatted together: small enough
+// that the big files split into dozens of chunks for the pool to balance,
+// large enough that each chunk's package clause and imports cost little.
+const chunkWeight = 64
+
+// chunk is a run of units of one file, rendered and formatted as a file
+// of its own. The first chunk of a file carries the file's header.
+type chunk struct {
+	units []unit
+	first bool
+	out   []byte
+	err   error
+}
+
+// weight is the chunk's share of the formatting work.
+func (c *chunk) weight() int {
+	w := 0
+	for _, u := range c.units {
+		w += u.weight
+	}
+	return w
+}
+
+// chunksOf cuts units into runs of about budget weight each; a unit
+// heavier than budget is a chunk alone. A file of no units is one empty
+// chunk: the header and package clause.
+func chunksOf(units []unit, budget int) []*chunk {
+	if len(units) == 0 {
+		return []*chunk{{first: true}}
+	}
+	var out []*chunk
+	var cur *chunk
+	w := 0
+	for _, u := range units {
+		if cur == nil || w > 0 && w+u.weight > budget {
+			cur = &chunk{first: cur == nil}
+			out = append(out, cur)
+			w = 0
+		}
+		cur.units = append(cur.units, u)
+		w += u.weight
+	}
+	return out
+}
+
+// render renders and formats the chunk as a file of the package.
+func (c *chunk) render(p *ir.Provider) {
+	c.out, c.err = renderFile(p, c.first, func(f *jen.File) {
+		for _, u := range c.units {
+			u.render(f)
+		}
+	})
+}
+
+// renderFile renders one file, with the generated-code header when
+// header is set.
+func renderFile(p *ir.Provider, header bool, body func(f *jen.File)) ([]byte, error) {
+	f := jen.NewFile(p.Targets.GoPackage)
+	// The hints are a map in the file, so their order does not matter.
+	for path, name := range importNames {
+		if name.hint {
+			f.ImportName(path, name.name)
+		}
+	}
+	if header {
+		for _, l := range emit.HeaderLines(p.File) {
+			f.HeaderComment("// " + commentLines(l)[0])
+		}
+	}
+	body(f)
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// importName is the name a file of this package imports a path by;
+// hint marks the paths named by ImportName rather than known to jennifer
+// as standard library packages.
+type importName struct {
+	name string
+	hint bool
+}
+
+// importNames are every package the generated files import. Their names
+// are distinct, so jennifer imports each without an alias in any file,
+// whatever else the file imports: a chunk's import lines are the whole
+// file's.
+var importNames = map[string]importName{
+	pkgJSON:     {name: "json"},
+	pkgContext:  {name: "context"},
+	pkgTime:     {name: "time"},
+	pkgErrors:   {name: "errors"},
+	pkgFmt:      {name: "fmt"},
+	pkgProvider: {name: "provider", hint: true},
+	pkgConsumer: {name: "consumer", hint: true},
+	pkgProtocol: {name: "protocol", hint: true},
+	pkgJSONVal:  {name: "jsonval", hint: true},
+}
+
+// formatted is a formatted file cut into its parts: everything up to and
+// including the package clause's line, the import paths, and the
+// declarations after the imports.
+type formatted struct {
+	head    []byte
+	imports []string
+	body    []byte
+}
+
+// cut splits the formatted output of a chunk; ok is false when it is not
+// in the shape jennifer and gofmt give a file without an import alias
+// (then the file is rendered whole).
+func cut(out []byte) (fm formatted, ok bool) {
+	i := 0
+	for !bytes.HasPrefix(out[i:], []byte("package ")) {
+		j := bytes.IndexByte(out[i:], '\n')
+		if j < 0 {
+			return fm, false
+		}
+		i += j + 1
+	}
+	j := bytes.IndexByte(out[i:], '\n')
+	if j < 0 {
+		return fm, false
+	}
+	fm.head, out = out[:i+j+1], out[i+j+1:]
+	if len(out) == 0 {
+		return fm, true
+	}
+	if !bytes.HasPrefix(out, []byte("\n")) {
+		return fm, false
+	}
+	out = out[1:]
+	switch {
+	case bytes.HasPrefix(out, []byte("import (\n")):
+		out = out[len("import (\n"):]
+		for !bytes.HasPrefix(out, []byte(")\n")) {
+			j := bytes.IndexByte(out, '\n')
+			if j < 1 || out[0] != '\t' {
+				return fm, false
+			}
+			path, ok := importPath(out[1:j])
+			if !ok {
+				return fm, false
+			}
+			fm.imports = append(fm.imports, path)
+			out = out[j+1:]
+		}
+		out = out[len(")\n"):]
+	case bytes.HasPrefix(out, []byte("import ")):
+		j := bytes.IndexByte(out, '\n')
+		if j < 0 {
+			return fm, false
+		}
+		path, ok := importPath(out[len("import "):j])
+		if !ok {
+			return fm, false
+		}
+		fm.imports, out = []string{path}, out[j+1:]
+	default:
+		fm.body = out
+		return fm, true
+	}
+	if !bytes.HasPrefix(out, []byte("\n")) {
+		return fm, false
+	}
+	fm.body = out[1:]
+	return fm, true
+}
+
+// importPath is the path of an import spec without an alias, when it is
+// one of importNames.
+func importPath(spec []byte) (string, bool) {
+	path, err := strconv.Unquote(string(spec))
+	if err != nil {
+		return "", false
+	}
+	_, known := importNames[path]
+	return path, known
+}
+
+// join puts the formatted chunks of one file together as gofmt formats
+// the whole file: the first chunk's header and package clause, one import
+// block of every chunk's paths in path order, then the declarations with
+// one blank line between chunks.
+func join(chunks []*chunk) ([]byte, bool) {
+	parts := make([]formatted, len(chunks))
+	seen := map[string]bool{}
+	var paths []string
+	size := 0
+	for i, c := range chunks {
+		fm, ok := cut(c.out)
+		if !ok {
+			return nil, false
+		}
+		parts[i] = fm
+		size += len(fm.body) + 1
+		for _, p := range fm.imports {
+			if !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+	}
+	slices.Sort(paths)
+	var b bytes.Buffer
+	b.Grow(len(parts[0].head) + 64*len(paths) + size)
+	b.Write(parts[0].head)
+	switch len(paths) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&b, "\nimport %s\n", strconv.Quote(paths[0]))
+	default:
+		b.WriteString("\nimport (\n")
+		for _, p := range paths {
+			fmt.Fprintf(&b, "\t%s\n", strconv.Quote(p))
+		}
+		b.WriteString(")\n")
+	}
+	for _, fm := range parts {
+		if len(fm.body) > 0 {
+			b.WriteByte('\n')
+			b.Write(fm.body)
+		}
+	}
+	return b.Bytes(), true
+}
