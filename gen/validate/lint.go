@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/diag"
 	"github.com/cetpgen/cetpgen/gen/spec"
@@ -22,6 +23,33 @@ var instructionRE = regexp.MustCompile(`(?i)` +
 	`system prompt|\bas an ai\b|<\|?(system|im_start|assistant)|` +
 	`(?m:^\s*(system|assistant)\s*:)|` +
 	`忽略(之前|以上|先前|前面|所有)|你必须|系统提示`)
+
+// instructionWords are words of which every match of instructionRE
+// holds one, lowercased; text with none of them is not run through the
+// expression, which most titles and descriptions are spared.
+var instructionWords = []string{
+	"ignore", "disregard", "you", "always", "immediately", "never", "system", "assistant",
+	"as an ai", "<", "忽略", "你必须", "系统提示",
+}
+
+// readsLikeInstruction reports whether s matches instructionRE.
+func readsLikeInstruction(s string) bool {
+	return mayInstruct(s) && instructionRE.MatchString(s)
+}
+
+// mayInstruct reports whether s holds one of instructionWords under the
+// case folding instructionRE's (?i) applies: besides upper-case ASCII,
+// the Kelvin sign folds to k (strings.ToLower does that) and the long s
+// to s.
+func mayInstruct(s string) bool {
+	low := strings.ReplaceAll(strings.ToLower(s), "ſ", "s")
+	for _, w := range instructionWords {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // annotationOnly are schema keywords that constrain nothing.
 var annotationOnly = map[string]bool{
@@ -94,7 +122,7 @@ func (w *instructionWalk) walk(v any) {
 	case map[string]any:
 		for k, child := range node {
 			w.path = append(w.path, k)
-			if s, ok := child.(string); ok && (k == "title" || k == "description") && instructionRE.MatchString(s) {
+			if s, ok := child.(string); ok && (k == "title" || k == "description") && readsLikeInstruction(s) {
 				w.diags.Warnf(w.doc.Pos(spec.Pointer(w.path...)), "instruction-text",
 					"this %s reads like an instruction to an agent; describe what the tool does, never tell the agent what to do", k)
 			} else {
