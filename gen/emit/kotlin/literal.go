@@ -10,6 +10,9 @@ const chunkBytes = 32 << 10
 // stringChunks returns s as Kotlin string literals separated by commas,
 // each within chunkBytes in the class file's encoding.
 func stringChunks(s string) string {
+	if len(s) <= chunkBytes && plainASCII(s) {
+		return kotlinString(s)
+	}
 	var parts []string
 	var b strings.Builder
 	size := 0

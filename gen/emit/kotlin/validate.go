@@ -2,7 +2,9 @@ package kotlin
 
 import (
 	"fmt"
-	"strings"
+	"maps"
+	"slices"
+	"strconv"
 
 	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/ir"
@@ -114,10 +116,14 @@ func (m *model) toolValidators(i int) toolValidators {
 // schemaGen generates the functions of one tool schema.
 type schemaGen struct {
 	g      *ir.Graph
+	idx    subIndex
 	what   string
 	consts *localConsts
 	// names are the functions' names, by subschema ID.
 	names []string
+	// scratch is the line buffer the bodies reuse: each body's text is
+	// copied out of it when the body is finished.
+	scratch []byte
 	// cyclic marks the subschemas on a cycle of in-place applicators
 	// (a reference cycle that does not descend into the instance).
 	cyclic map[*ir.Subschema]bool
@@ -126,7 +132,7 @@ type schemaGen struct {
 // newSchemaGen prepares the generation of graph g's functions, named
 // prefix_<ID>; what names the schema in doc comments.
 func newSchemaGen(g *ir.Graph, prefix string, consts *localConsts, what string) *schemaGen {
-	sg := &schemaGen{g: g, what: what, consts: consts, names: make([]string, len(g.Subschemas))}
+	sg := &schemaGen{g: g, idx: newSubIndex(g), what: what, consts: consts, names: make([]string, len(g.Subschemas))}
 	for i := range sg.names {
 		sg.names[i] = prefix + "_" + dec(i)
 	}
@@ -140,7 +146,7 @@ func (sg *schemaGen) fn(s *ir.Subschema) string { return sg.names[s.ID] }
 // a subschema on a reference cycle gets a guard that ends the cycle as
 // the Go runtime does (the value is invalid) and the body beside it.
 func (sg *schemaGen) functions() ([]funcView, error) {
-	sg.cyclic = inPlaceCycles(sg.g)
+	sg.cyclic = inPlaceCycles(sg.idx)
 	out := make([]funcView, 0, len(sg.g.Subschemas))
 	for _, s := range sg.g.Subschemas {
 		if s.Unresolved != "" {
@@ -186,17 +192,14 @@ var inPlaceKeywords = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "
 
 // inPlaceCycles returns the subschemas that can reach themselves through
 // "$ref" and in-place applicators alone.
-func inPlaceCycles(g *ir.Graph) map[*ir.Subschema]bool {
+func inPlaceCycles(x subIndex) map[*ir.Subschema]bool {
+	g := x.g
 	next := map[*ir.Subschema][]*ir.Subschema{}
 	for _, s := range g.Subschemas {
 		if s.Ref != nil {
 			next[s] = append(next[s], s.Ref)
 		}
-		for _, c := range g.Subschemas {
-			if inPlaceChild(s.Ptr, c.Ptr) {
-				next[s] = append(next[s], c)
-			}
-		}
+		next[s] = append(next[s], inPlaceChildren(x, s)...)
 	}
 	cyclic := map[*ir.Subschema]bool{}
 	for _, s := range g.Subschemas {
@@ -218,23 +221,34 @@ func inPlaceCycles(g *ir.Graph) map[*ir.Subschema]bool {
 	return cyclic
 }
 
-// inPlaceChild reports whether the subschema at child sits directly under
-// the one at parent in an in-place applicator.
-func inPlaceChild(parent, child string) bool {
-	rest, ok := strings.CutPrefix(child, parent+"/")
-	if !ok {
-		return false
+// inPlaceChildren returns the subschemas directly under s in an in-place
+// applicator, looked up by the keyword's pointer tokens.
+func inPlaceChildren(x subIndex, s *ir.Subschema) []*ir.Subschema {
+	obj := s.Obj()
+	if obj == nil {
+		return nil
 	}
-	kw, tail, _ := strings.Cut(rest, "/")
-	for _, k := range inPlaceKeywords {
-		if kw != k {
-			continue
+	var out []*ir.Subschema
+	add := func(tokens ...string) {
+		if c := x.at(s, tokens...); c != nil {
+			out = append(out, c)
 		}
-		switch k {
+	}
+	for _, kw := range inPlaceKeywords {
+		switch kw {
 		case "not", "if", "then", "else":
-			return tail == ""
+			add(kw)
+		case "dependentSchemas":
+			m, _ := obj[kw].(map[string]any)
+			for _, k := range slices.Sorted(maps.Keys(m)) {
+				add(kw, k)
+			}
+		default:
+			list, _ := obj[kw].([]any)
+			for i := range list {
+				add(kw, strconv.Itoa(i))
+			}
 		}
-		return tail != "" && !strings.Contains(tail, "/")
 	}
-	return false
+	return out
 }

@@ -16,7 +16,8 @@ import (
 // evaluate members and items before unevaluatedProperties and
 // unevaluatedItems, which come last).
 func (sg *schemaGen) body(s *ir.Subschema) (string, error) {
-	b := &body{ann: "ev"}
+	b := &body{ann: "ev", buf: sg.scratch[:0]}
+	defer func() { sg.scratch = b.buf }()
 	obj := s.Obj()
 	if obj == nil {
 		if s.Value == false {
@@ -165,7 +166,7 @@ func (sg *schemaGen) call(t *ir.Subschema, value, loc, ann string) string {
 
 // child is the subschema below s at the tokens, which the graph lists.
 func (sg *schemaGen) child(s *ir.Subschema, tokens ...string) (*ir.Subschema, error) {
-	c := sg.g.At(s, tokens...)
+	c := sg.idx.at(s, tokens...)
 	if c == nil {
 		return nil, fmt.Errorf("%s: no subschema at %v in the schema graph", s.Ptr, tokens)
 	}
