@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/diag"
+	"github.com/cetpgen/cetpgen/gen/internal/par"
 	"github.com/cetpgen/cetpgen/gen/spec"
 	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
@@ -85,7 +86,8 @@ func crossRules(set *spec.Set, cp *checkedProvider, results []toolResult) diag.L
 	}
 	used := map[string]bool{}
 	complete := set.ToolFiles > 0 && set.ToolFiles == len(results) && scopesOK
-	for _, r := range results {
+	bounds := boundsRules(cp, results)
+	for i, r := range results {
 		complete = complete && r.usable("/scopes")
 		unknown := false
 		if namesOK && r.usable("/scopes") {
@@ -96,9 +98,7 @@ func crossRules(set *spec.Set, cp *checkedProvider, results []toolResult) diag.L
 		if cp.bad.clean("/capabilities") && r.usable("/annotations/execution") {
 			l.Add(capabilityRules(r.doc, r.tool, p)...)
 		}
-		if cp.bad.clean("/limits") && r.usable("/input_schema") {
-			l.Add(unreachableBounds(r.doc, r.tool.InputSchema, requestBytes(p))...)
-		}
+		l.Add(bounds[i]...)
 		if scopesOK && !unknown && r.usable("/scopes", "/annotations/effect") {
 			l.Add(writeScopeLint(r.doc, r.tool, write)...)
 		}
@@ -108,6 +108,23 @@ func crossRules(set *spec.Set, cp *checkedProvider, results []toolResult) diag.L
 	}
 	l.Add(providerLints(set.Provider, p, used, complete)...)
 	return l
+}
+
+// boundsRules runs unreachableBounds on every tool's input schema, where
+// it and the provider's limits kept to their meta-schemas, on GOMAXPROCS
+// workers; the result has one list per tool.
+func boundsRules(cp *checkedProvider, results []toolResult) []diag.List {
+	bounds := make([]diag.List, len(results))
+	if !cp.bad.clean("/limits") {
+		return bounds
+	}
+	limit := requestBytes(cp.wire)
+	par.Each(len(results), func(i int) {
+		if r := results[i]; r.usable("/input_schema") {
+			bounds[i] = unreachableBounds(r.doc, r.tool.InputSchema, limit)
+		}
+	})
+	return bounds
 }
 
 // cliTools are the tools whose name and cli block can take part in the
