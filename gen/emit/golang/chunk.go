@@ -20,6 +20,10 @@ type unit struct {
 	// declarations, so that chunks are of about the same cost.
 	weight int
 	render func(f *jen.File)
+	// asIs marks a unit that jennifer renders exactly as gofmt prints it
+	// (a comment line and a declaration on one line, nothing to align), so
+	// formatting it would only spend time.
+	asIs bool
 }
 
 // chunkWeight is the weight of units formatted together: small enough
@@ -32,8 +36,10 @@ const chunkWeight = 64
 type chunk struct {
 	units []unit
 	first bool
-	out   []byte
-	err   error
+	// asIs is set when every unit is as-is and the chunk is not formatted.
+	asIs bool
+	out  []byte
+	err  error
 }
 
 // weight is the chunk's share of the formatting work.
@@ -45,19 +51,21 @@ func (c *chunk) weight() int {
 	return w
 }
 
-// chunksOf cuts units into runs of about budget weight each; a unit
-// heavier than budget is a chunk alone. A file of no units is one empty
-// chunk: the header and package clause.
+// chunksOf cuts units into runs of about budget weight each, as-is units
+// apart from the others; a unit heavier than budget is a chunk alone. A
+// budget of 0 makes each file one chunk formatted whole. A file of no
+// units is one empty chunk: the header and package clause.
 func chunksOf(units []unit, budget int) []*chunk {
-	if len(units) == 0 {
-		return []*chunk{{first: true}}
+	if len(units) == 0 || budget == 0 {
+		return []*chunk{{first: true, units: units}}
 	}
 	var out []*chunk
 	var cur *chunk
 	w := 0
 	for _, u := range units {
-		if cur == nil || w > 0 && w+u.weight > budget {
-			cur = &chunk{first: cur == nil}
+		asIs := u.asIs && cur != nil
+		if cur == nil || w > 0 && w+u.weight > budget || asIs != cur.asIs {
+			cur = &chunk{first: cur == nil, asIs: asIs}
 			out = append(out, cur)
 			w = 0
 		}
@@ -69,11 +77,51 @@ func chunksOf(units []unit, budget int) []*chunk {
 
 // render renders and formats the chunk as a file of the package.
 func (c *chunk) render(p *ir.Provider) {
+	if c.asIs {
+		c.out, c.err = renderAsIs(p, c.units)
+		return
+	}
 	c.out, c.err = renderFile(p, c.first, func(f *jen.File) {
 		for _, u := range c.units {
 			u.render(f)
 		}
 	})
+}
+
+// renderAsIs renders as-is units without formatting, in the shape of a
+// formatted file without imports: the package clause, then the units
+// with one blank line between them. Each unit renders alone, because
+// jennifer puts no blank line between the items of a file it does not
+// format.
+//
+//	package alerts
+//
+//	// createAlertInputSchema is the input schema of create_alert, in canonical JSON.
+//	const createAlertInputSchema = "{...}"
+func renderAsIs(p *ir.Provider, units []unit) ([]byte, error) {
+	clause := "package " + p.Targets.GoPackage + "\n"
+	var b, one bytes.Buffer
+	b.WriteString(clause)
+	for _, u := range units {
+		f := jen.NewFile(p.Targets.GoPackage)
+		f.NoFormat = true
+		u.render(f)
+		one.Reset()
+		if err := f.Render(&one); err != nil {
+			return nil, err
+		}
+		// jennifer writes the clause, a blank line and the items, each
+		// after a newline; an import block would mean the unit is not
+		// as-is after all.
+		body, ok := bytes.CutPrefix(one.Bytes(), []byte(clause+"\n\n"))
+		if !ok {
+			return nil, fmt.Errorf("unit rendered as is has imports or no package clause: %.80q", one.Bytes())
+		}
+		b.WriteByte('\n')
+		b.Write(body)
+		b.WriteByte('\n')
+	}
+	return b.Bytes(), nil
 }
 
 // renderFile renders one file, with the generated-code header when

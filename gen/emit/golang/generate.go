@@ -32,7 +32,8 @@ type goFile struct {
 	chunks []*chunk
 }
 
-// generate is Generate with chunks of the given weight; strict makes a
+// generate is Generate with chunks of the given weight (0: every file
+// rendered and formatted whole, as one jennifer File); strict makes a
 // chunk output that cannot be joined an error instead of a reason to
 // render the file whole.
 func generate(p *ir.Provider, budget int, strict bool) ([]emit.File, error) {
@@ -184,9 +185,24 @@ func providerUnits(p *ir.Provider, tools []toolNames) []unit {
 		{weight: 1 + 2*len(tools), render: func(f *jen.File) { renderTools(f, p, tools) }},
 	}
 	for _, t := range tools {
-		units = append(units, unit{weight: 2, render: func(f *jen.File) { renderSchemas(f, t) }})
+		plain := plainName(t.tool.Name)
+		units = append(units,
+			unit{weight: 1, asIs: plain, render: func(f *jen.File) { renderSchema(f, t.inSchema, "input", t, t.tool.Input) }},
+			unit{weight: 1, asIs: plain, render: func(f *jen.File) { renderSchema(f, t.outSchema, "output", t, t.tool.Output) }})
 	}
 	return units
+}
+
+// plainName reports whether a tool name is only letters, digits, '_',
+// '-' and '.', so that a doc comment naming it is a plain sentence that
+// gofmt leaves as it is.
+func plainName(name string) bool {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // clientUnits are the units of client.go: the Client and its constructor,

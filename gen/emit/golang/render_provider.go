@@ -171,18 +171,16 @@ func toolValue(t toolNames) jen.Code {
 	})
 }
 
-// renderSchemas renders the canonical schema JSON of a tool as string
-// constants, byte for byte as the IR holds them. Each constant is its own
-// declaration: a grouped block would make gofmt align the whole block,
-// which costs more than the rest of the file.
+// renderSchema renders the canonical schema JSON of a tool, input or
+// output, as a string constant, byte for byte as the IR holds it. Each
+// constant is its own declaration: a grouped block would make gofmt align
+// the whole block, which costs more than the rest of the file.
 //
-//	// createAlertInputSchema is the input schema of create_alert.
+//	// createAlertInputSchema is the input schema of create_alert, in canonical JSON.
 //	const createAlertInputSchema = "{\"additionalProperties\":false,...}"
-func renderSchemas(f *jen.File, t toolNames) {
-	f.Comment("// " + t.inSchema + " is the input schema of " + t.tool.Name + ", in canonical JSON.")
-	f.Const().Id(t.inSchema).Op("=").Lit(string(t.tool.Input.JSON))
-	f.Comment("// " + t.outSchema + " is the output schema of " + t.tool.Name + ", in canonical JSON.")
-	f.Const().Id(t.outSchema).Op("=").Lit(string(t.tool.Output.JSON))
+func renderSchema(f *jen.File, name, which string, t toolNames, schema *ir.Schema) {
+	f.Comment("// " + name + " is the " + which + " schema of " + t.tool.Name + ", in canonical JSON.")
+	f.Const().Id(name).Op("=").Lit(string(schema.JSON))
 }
 
 // renderNew renders New and the adapter.
