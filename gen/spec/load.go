@@ -152,11 +152,36 @@ func readFile(fsys fs.FS, name string) (data []byte, present bool, err error) {
 		return nil, false, err
 	}
 	defer f.Close()
-	data, err = io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	data, err = readAll(f)
 	if err != nil {
 		return nil, false, fmt.Errorf("read %s: %w", name, err)
 	}
 	return data, true, nil
+}
+
+// readAll reads f to its end, at most MaxFileBytes+1 bytes, into a buffer
+// sized from f's Stat when f is a regular file: one read fills it and a
+// second finds the end, where io.ReadAll reads in growing steps.
+func readAll(f fs.File) ([]byte, error) {
+	size := 512
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = int(min(info.Size(), MaxFileBytes)) + 1
+	}
+	buf := make([]byte, 0, size)
+	r := io.LimitReader(f, MaxFileBytes+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 func displayPath(dir, rel string) string {
