@@ -72,23 +72,31 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
+// appendString appends s as a JSON string. Runs of characters that need
+// no escape are copied whole: schema text is mostly such runs.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = append(b, `\ufffd`...)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
-			i += size
+		switch {
+		case c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\':
+			i++
 			continue
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+			b = append(append(b, s[start:i]...), `\ufffd`...)
+		default:
+			b = appendASCII(append(b, s[start:i]...), c)
 		}
-		b = appendASCII(b, c)
 		i++
+		start = i
 	}
+	b = append(b, s[start:]...)
 	return append(b, '"')
 }
 
