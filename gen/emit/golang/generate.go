@@ -60,6 +60,11 @@ func generate(p *ir.Provider, budget int, strict bool) ([]emit.File, error) {
 	// known once every declaration is mapped.
 	if h := helperUnit(uses); h != nil {
 		c := &chunk{units: []unit{*h}}
+		if budget == 0 {
+			// A file rendered whole is rendered again with its helpers.
+			c = &chunk{first: true, units: append(files[1].units, *h)}
+			files[1].chunks = nil
+		}
 		c.render(p)
 		files[1].chunks = append(files[1].chunks, c)
 	}
