@@ -35,8 +35,15 @@ func appendKotlinString(dst []byte, s string) []byte {
 	if plainASCII(s) {
 		return append(append(dst, s...), '"')
 	}
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			dst = appendEscapedRune(dst, rune(c))
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
 		dst = appendEscapedRune(dst, r)
+		i += n
 	}
 	return append(dst, '"')
 }
@@ -66,6 +73,9 @@ func shortEscape(r rune) string {
 
 // appendEscapedRune appends the Kotlin string-literal form of one rune.
 func appendEscapedRune(dst []byte, r rune) []byte {
+	if r > ' ' && r < 0x7f && r != '"' && r != '\\' && r != '$' {
+		return append(dst, byte(r))
+	}
 	if e := shortEscape(r); e != "" {
 		return append(dst, e...)
 	}

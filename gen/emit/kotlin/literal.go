@@ -10,7 +10,9 @@ const chunkBytes = 32 << 10
 // stringChunks returns s as Kotlin string literals separated by commas,
 // each within chunkBytes in the class file's encoding.
 func stringChunks(s string) string {
-	if len(s) <= chunkBytes && plainASCII(s) {
+	if 2*len(s) <= chunkBytes {
+		// No character takes more than twice its UTF-8 length in the
+		// class file (NUL two bytes for one, a surrogate pair six for four).
 		return kotlinString(s)
 	}
 	var parts []string
