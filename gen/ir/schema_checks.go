@@ -46,12 +46,12 @@ func (g *Graph) At(s *Subschema, tokens ...string) *Subschema {
 func subschemas(x *schemaref.Index) ([]*Subschema, map[string]*Subschema) {
 	byPtr := map[string]*Subschema{}
 	var list []*Subschema
-	var visit func(ptr string) *Subschema
-	visit = func(ptr string) *Subschema {
+	// visit lists the subschema v at ptr and what it reaches.
+	var visit func(v any, ptr string) *Subschema
+	visit = func(v any, ptr string) *Subschema {
 		if s, ok := byPtr[ptr]; ok {
 			return s
 		}
-		v, _ := schemaref.ValueAt(x.Root, ptr)
 		s := &Subschema{ID: len(list), Ptr: ptr, Value: v}
 		byPtr[ptr] = s
 		list = append(list, s)
@@ -59,16 +59,17 @@ func subschemas(x *schemaref.Index) ([]*Subschema, map[string]*Subschema) {
 		if !ok {
 			return s
 		}
-		schemaref.Each(obj, ptr, func(_ any, sub string) { visit(sub) })
+		schemaref.Each(obj, ptr, func(sub any, subPtr string) { visit(sub, subPtr) })
 		if ref := refOf(obj); ref != "" {
 			if target, err := x.Resolve(x.Base(ptr), ref); err == nil {
-				s.Ref = visit(target)
+				tv, _ := schemaref.ValueAt(x.Root, target)
+				s.Ref = visit(tv, target)
 			} else {
 				s.Unresolved = ref
 			}
 		}
 		return s
 	}
-	visit("")
+	visit(x.Root, "")
 	return list, byPtr
 }
