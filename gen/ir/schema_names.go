@@ -253,7 +253,8 @@ func (nm *namer) members(t *Tool, n *Node) {
 	}
 	for _, p := range n.Props {
 		if p.Node.What == "" {
-			p.Node.What = fmt.Sprintf("the type of member %q of %s", p.Name, n.GoName)
+			// strconv.Quote is what %q writes; concatenating spares fmt on every member.
+			p.Node.What = "the type of member " + strconv.Quote(p.Name) + " of " + n.GoName
 		}
 		nm.visit(t, p.Node, n.GoName+p.GoName, n.KotlinName+kotlinExport(p.Name))
 	}
