@@ -14,7 +14,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 b=$tmp/catalogbench
 t() { label=$1; shift; /usr/bin/time -f "$label: %e s %M KB (user %U s, sys %S s)" "$@" >"$tmp/out"; }
 for i in 1 2; do
-	t "generate $N tools (twice, stability gate)" "$b" gen "$N" "$tmp"
+	t "generate $N tools (every gate)" "$b" gen "$N" "$tmp"
 done
 cat "$tmp/out"
 for i in 1 2; do

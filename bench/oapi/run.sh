@@ -26,10 +26,12 @@ go build -o "$work/oapi-codegen" github.com/oapi-codegen/oapi-codegen/v2/cmd/oap
 go run ./cmd/openapi "$work/spec/synth" > "$work/openapi.json"
 
 # timed prints "WALL CPU" in seconds for one run of a command, CPU being
-# the user + system time of the command and its children.
+# the user + system time of the command and its children. The command's
+# own stderr goes to the terminal (file descriptor 3), so that only the
+# time line reaches awk and a failure shows its message.
 timed() {
 	local TIMEFORMAT='%R %U %S'
-	{ time "$@" > /dev/null; } 2>&1 | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
+	{ time "$@" > /dev/null 2>&3; } 3>&2 2>&1 | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
 }
 
 ours() { rm -rf "$work/out"; timed "$work/cetpgen" generate -q --target go --out "$work/out" "$work/spec/synth"; }
@@ -49,7 +51,6 @@ for r in $(seq "$rounds"); do
 	a=$(all)
 	echo "round $r: cetpgen-go $o oapi-codegen $t cetpgen-all $a" | tee -a "$work/rounds"
 done
-ls "$work/all" > /dev/null
 echo "output: cetpgen $(cat "$work"/out/go/synth/*.go | wc -c) bytes of Go, oapi-codegen $(wc -c < "$work/api.go") bytes"
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Fields of a round line: 4, 5 cetpgen-go wall, CPU; 7, 8 oapi-codegen;

@@ -36,6 +36,7 @@ func AppendCanonical(b []byte, v any) ([]byte, error) {
 	return nil, fmt.Errorf("canonical JSON: unsupported value of type %T", v)
 }
 
+// appendArray appends the canonical JSON of the array a to b.
 func appendArray(b []byte, a []any) ([]byte, error) {
 	b = append(b, '[')
 	for i, item := range a {
@@ -50,6 +51,8 @@ func appendArray(b []byte, a []any) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
+// appendObject appends the canonical JSON of the object m to b, its
+// members in sorted key order.
 func appendObject(b []byte, m map[string]any) ([]byte, error) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -70,6 +73,7 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
+// hexDigits are the digits of a \u00XX escape, lower case.
 const hexDigits = "0123456789abcdef"
 
 // appendString appends s as a JSON string. Runs of characters that need
@@ -100,6 +104,8 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// appendASCII appends the ASCII byte c to b as it stands inside a JSON
+// string, escaped where JSON requires it.
 func appendASCII(b []byte, c byte) []byte {
 	switch {
 	case c == '"' || c == '\\':

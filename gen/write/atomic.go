@@ -1,7 +1,6 @@
 package write
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +13,7 @@ import (
 // the generator's pool (staging is most of the write's time: an
 // all-targets run writes tens of megabytes); the renames run in path
 // order. A failure while staging removes the temporaries and leaves the
-// output as it was.
+// output as it was; the error is the first failure in path order.
 func writeAll(root string, changes []change) error {
 	tmps := make([]string, len(changes))
 	errs := make([]error, len(changes))
@@ -29,11 +28,13 @@ func writeAll(root string, changes []change) error {
 			staged[c.path] = tmps[i]
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		for _, tmp := range staged {
-			os.Remove(tmp)
+	for _, err := range errs {
+		if err != nil {
+			for _, tmp := range staged {
+				os.Remove(tmp)
+			}
+			return err
 		}
-		return err
 	}
 	return commit(root, changes, staged)
 }

@@ -104,3 +104,34 @@ func TestNoTemporariesLeft(t *testing.T) {
 		t.Fatalf("want only x.go, got %v", entries)
 	}
 }
+
+// TestStagingFailureWritesNothing makes one file of a plan impossible to
+// stage (a name too long for its temporary sibling) and checks that the
+// run fails on it, changes no file, creates none, and leaves no
+// temporary behind, although the other files were staged beside it.
+func TestStagingFailureWritesNothing(t *testing.T) {
+	root := t.TempDir()
+	first := Plan{Root: root, Owned: []string{"go/a"}, Files: []emit.File{gen("go/a/x.go", "x\n")}}
+	if _, err := Apply(first); err != nil {
+		t.Fatal(err)
+	}
+	long := "go/a/" + strings.Repeat("n", 245) + ".go"
+	plan := Plan{Root: root, Owned: []string{"go/a"}, Files: []emit.File{
+		gen("go/a/b.go", "b\n"), gen("go/a/x.go", "x2\n"), gen(long, "l\n"), gen("go/a/z/y.go", "y\n"),
+	}}
+	_, err := Apply(plan)
+	if err == nil || !strings.Contains(err.Error(), strings.Repeat("n", 245)) {
+		t.Fatalf("Apply error = %v, want the failure of the long name", err)
+	}
+	var left []string
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(root, path)
+			left = append(left, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if len(left) != 1 || left[0] != "go/a/x.go" || !strings.HasSuffix(read(t, root, "go/a/x.go"), "\nx\n") {
+		t.Fatalf("after the failed run the output holds %v (x.go: %q), want x.go unchanged and nothing else", left, read(t, root, "go/a/x.go"))
+	}
+}

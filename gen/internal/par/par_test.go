@@ -3,6 +3,7 @@ package par
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestEach proves every index runs exactly once, for empty, single and
@@ -42,7 +43,12 @@ func TestEachWithOwnState(t *testing.T) {
 // only after all of them (run with -race).
 func TestDo(t *testing.T) {
 	var a, b, c atomic.Int32
-	Do(func() { a.Add(1) }, func() { b.Add(1) }, func() { c.Add(1) })
+	// Each call waits before it counts, so a Do that returned before its
+	// calls had finished would see a count of 0.
+	slow := func(n *atomic.Int32) func() {
+		return func() { time.Sleep(10 * time.Millisecond); n.Add(1) }
+	}
+	Do(slow(&a), slow(&b), slow(&c))
 	Do()
 	if a.Load() != 1 || b.Load() != 1 || c.Load() != 1 {
 		t.Fatalf("calls ran %d, %d, %d times, want once each", a.Load(), b.Load(), c.Load())
