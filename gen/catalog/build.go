@@ -29,17 +29,21 @@ type Result struct {
 // resolution, to show that the gates catch what it does.
 var testHookRegistry func(*catalog.Registry)
 
-// Build runs the whole pipeline once: effective registry, binder,
-// resolvers, gates, serialization and the delivery gates. Generating twice
-// gives the same bytes (the rule that two successive generations are byte
-// stable): `--check` compares a generation with the committed previous
-// one, and TestTwoBuildsByteIdentical builds twice from independent cobra
-// trees.
+// Build runs the whole pipeline once: the stability gate on the cobra
+// tree, effective registry, binder, resolvers, gates, serialization and
+// the delivery gates. Generating twice gives the same bytes (the rule that
+// two successive generations are byte stable): the stability gate holds
+// Input.Root to building the same tree twice, `--check` compares a
+// generation with the committed previous one, and
+// TestTwoBuildsByteIdentical builds twice from independent cobra trees.
 func Build(in *Input) (*Result, error) {
 	if in.Root == nil || in.Registry == nil {
 		return nil, fmt.Errorf("catalog input needs a root command and a registry")
 	}
 	root := in.Root()
+	if err := gateStability(in, root); err != nil {
+		return nil, err
+	}
 	eff, err := NewEffectiveRegistry(in.Registry, in.Additions)
 	if err != nil {
 		return nil, err

@@ -3,8 +3,10 @@ package catalog
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
@@ -189,6 +191,29 @@ func TestResolverRejectsReviewedRefOnUnavailable(t *testing.T) {
 	tool := findTool(res.Registry, "aitable.base_delete")
 	if tool.Interface.Ref != nil || len(tool.Provenance["interface_ref"].OverriddenCandidates) != 1 {
 		t.Fatalf("the pinned ref was not overridden by the matrix: %+v", tool.Interface)
+	}
+}
+
+// TestGateStability holds Input.Root to building the same tree on every
+// call: a flag whose usage changes between calls fails generation with the
+// stability gate, which names the flag and both usages.
+func TestGateStability(t *testing.T) {
+	in := fixtureInput()
+	var calls atomic.Int32
+	in.Root = func() *cobra.Command {
+		root := fixtureRoot()
+		n := calls.Add(1)
+		for _, c := range root.Commands() {
+			if c.Name() == "calendar" {
+				c.PersistentFlags().String("tz", "", fmt.Sprintf("time zone %d", n))
+			}
+		}
+		return root
+	}
+	_, err := Build(in)
+	if err == nil || !strings.Contains(err.Error(), "stability gate") ||
+		!strings.Contains(err.Error(), `"time zone 1"`) || !strings.Contains(err.Error(), `"time zone 2"`) {
+		t.Fatalf("Build error = %v, want the stability gate naming both usages of --tz", err)
 	}
 }
 
