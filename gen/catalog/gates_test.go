@@ -221,13 +221,7 @@ func TestGateStability(t *testing.T) {
 // successive generations are byte identical: two builds at once, each from
 // its own cobra tree, give the same catalog and index.
 func TestTwoBuildsByteIdentical(t *testing.T) {
-	requireTwoBuildsIdentical(t, fixtureInput())
-}
-
-// requireTwoBuildsIdentical builds in twice concurrently and fails unless
-// both pass every gate and give the same bytes.
-func requireTwoBuildsIdentical(t *testing.T, in *Input) *Result {
-	t.Helper()
+	in := fixtureInput()
 	var res [2]*Result
 	var errs [2]error
 	var wg sync.WaitGroup
@@ -241,7 +235,6 @@ func requireTwoBuildsIdentical(t *testing.T, in *Input) *Result {
 	if !bytes.Equal(res[0].Data, res[1].Data) || !bytes.Equal(res[0].Index, res[1].Index) {
 		t.Fatal("two generations from the same sources differ")
 	}
-	return res[0]
 }
 
 func TestSameRankDisagreementFails(t *testing.T) {
