@@ -127,9 +127,10 @@ func (s *sourceSet) resolveProduct(id string, cmds []*BoundCommand, root *cobra.
 	p := catalog.ProductSpec{ID: id, Name: text, Description: text, Runtime: true,
 		Provenance: map[string]catalog.FieldProvenance{}}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Spec.CanonicalPath < cmds[j].Spec.CanonicalPath })
-	// Cobra builds a command's flag sets, and sorts its parents', the first
-	// time they are asked for: that is done here, one command after the
-	// other, so that the tools, which then only read, resolve in parallel.
+	// The flags of each tool are computed here, one command after the
+	// other: ToolFlags asks cobra for flag sets, which cobra builds (and
+	// sorts its parents') the first time, so the parallel resolution of
+	// the tools below only reads the tree.
 	flags := make([][]ToolFlag, len(cmds))
 	for i, bc := range cmds {
 		flags[i] = ToolFlags(bc.Command)
