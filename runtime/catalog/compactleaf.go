@@ -17,9 +17,9 @@ import (
 // and every number in it must be a float64, the one failure decoding
 // valid JSON into an any can have; the members of the valid text are then
 // found by their delimiters, and only the members kept are decoded, each
-// by json.Unmarshal. Text that fails, has white space between its tokens
-// or is not an object goes through compactWhole, which also gives the
-// error.
+// by json.Unmarshal. Text that fails, or that the member walk cannot
+// split (it is not an object, or has white space between its tokens),
+// goes through compactWhole, which also gives the error.
 func CompactLeaf(full []byte) ([]byte, error) {
 	if !json.Valid(full) || !numbersFit(full) {
 		return compactWhole(full)
