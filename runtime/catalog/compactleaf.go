@@ -1,9 +1,10 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"strconv"
-	"unicode/utf8"
 )
 
 // CompactLeaf is the reference --compact form of a full leaf: what
@@ -12,28 +13,26 @@ import (
 // --compact wrote before compact forms were stored). The delivery gate
 // holds every stored compact form to it.
 //
-// It gets those bytes without building the values --compact drops: the
-// whole leaf must pass json.Valid, the check json.Unmarshal runs first,
-// and every number in it must be a float64, the one failure decoding
-// valid JSON into an any can have; the members of the valid text are then
-// found by their delimiters, and only the members kept are decoded, each
-// by json.Unmarshal. Text that fails, or that the member walk cannot
-// split (it is not an object, or has white space between its tokens),
-// goes through compactWhole, which also gives the error.
+// It gets those bytes without building the values --compact drops, and
+// without the encoder's own scanner: a json.Decoder walks the leaf's
+// members token by token, decodes each value kept as json.Unmarshal into
+// an any would, and reads each value dropped into a discard, which checks
+// its syntax and builds nothing. Every number of the leaf must also be a
+// float64, the one failure decoding valid JSON into an any can have, which
+// a discarded value does not show. Text that is not one JSON object, or
+// that fails, goes through compactWhole, which also gives the error.
 func CompactLeaf(full []byte) ([]byte, error) {
-	if !json.Valid(full) || !numbersFit(full) {
-		return compactWhole(full)
-	}
+	dec := json.NewDecoder(bytes.NewReader(full))
 	kept := map[string]any{}
-	ok := validMembers(full, func(key string, raw []byte) bool {
+	ok := object(dec, func(key string) bool {
 		if compactDrop[key] {
-			return true
+			return dec.Decode(&discard{}) == nil
 		}
-		v, ok := keptValue(key, raw)
+		v, ok := keptValue(dec, key)
 		kept[key] = v
 		return ok
 	})
-	if !ok {
+	if _, err := dec.Token(); !ok || err != io.EOF || !numbersFit(full) {
 		return compactWhole(full)
 	}
 	return json.Marshal(kept)
@@ -49,21 +48,52 @@ func compactWhole(full []byte) ([]byte, error) {
 	return json.Marshal(compactValue(v))
 }
 
-// keptValue decodes the value raw of a member --compact keeps, as
-// compactObject leaves it: parameters without the keys dropped from each
-// parameter; product, products and tools stripped by compactValue.
-func keptValue(key string, raw []byte) (any, bool) {
-	if key == "parameters" && raw[0] == '{' {
-		params := map[string]any{}
-		ok := validMembers(raw, func(name string, praw []byte) bool {
-			v, ok := keptParameter(praw)
-			params[name] = v
-			return ok
+// discard is a JSON value read and thrown away.
+type discard struct{}
+
+// UnmarshalJSON keeps nothing of the value.
+func (*discard) UnmarshalJSON([]byte) error { return nil }
+
+// object reads an object from dec, calling member with each key after
+// reading it; member reads the value. It reports false when the next value
+// is not an object or member returned false.
+func object(dec *json.Decoder, member func(key string) bool) bool {
+	t, err := dec.Token()
+	return err == nil && t == json.Delim('{') && members(dec, member)
+}
+
+// members reads the members of an object whose '{' dec has read, and
+// its '}'.
+func members(dec *json.Decoder, member func(key string) bool) bool {
+	for dec.More() {
+		t, err := dec.Token()
+		key, isKey := t.(string)
+		if err != nil || !isKey || !member(key) {
+			return false
+		}
+	}
+	t, err := dec.Token()
+	return err == nil && t == json.Delim('}')
+}
+
+// keptValue decodes the next value of dec, that of a member --compact
+// keeps, as compactObject leaves it: parameters without the keys dropped
+// from each parameter; product, products and tools stripped by
+// compactValue.
+func keptValue(dec *json.Decoder, key string) (any, bool) {
+	if key == "parameters" {
+		return objectOr(dec, func() (any, bool) {
+			params := map[string]any{}
+			ok := members(dec, func(name string) bool {
+				v, ok := objectOr(dec, func() (any, bool) { return keptParameter(dec) })
+				params[name] = v
+				return ok
+			})
+			return params, ok
 		})
-		return params, ok
 	}
 	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	if dec.Decode(&v) != nil {
 		return nil, false
 	}
 	if key == "product" || key == "products" || key == "tools" {
@@ -72,77 +102,47 @@ func keptValue(key string, raw []byte) (any, bool) {
 	return v, true
 }
 
-// keptParameter decodes one parameter without the keys --compact drops;
-// a parameter that is not an object is decoded as it is.
-func keptParameter(raw []byte) (any, bool) {
-	var v any
-	if raw[0] != '{' {
-		return v, json.Unmarshal(raw, &v) == nil
-	}
+// keptParameter decodes the rest of a parameter object whose '{' dec has
+// read, without the keys --compact drops.
+func keptParameter(dec *json.Decoder) (any, bool) {
 	m := map[string]any{}
-	ok := validMembers(raw, func(key string, fraw []byte) bool {
+	ok := members(dec, func(key string) bool {
 		if compactParamDrop[key] {
-			return true
+			return dec.Decode(&discard{}) == nil
 		}
-		var fv any
-		err := json.Unmarshal(fraw, &fv)
-		m[key] = fv
+		var v any
+		err := dec.Decode(&v)
+		m[key] = v
 		return err == nil
 	})
 	return m, ok
 }
 
-// validMembers walks the object data, valid JSON without white space
-// between its tokens, calling member with each key, decoded, and the
-// bytes of its value, in order, while member returns true. It reports
-// false when data is not such an object or member returned false.
-func validMembers(data []byte, member func(key string, raw []byte) bool) bool {
-	if len(data) < 2 || data[0] != '{' {
-		return false
-	}
-	if string(data) == "{}" {
-		return true
-	}
-	for pos := 1; ; {
-		if pos >= len(data) || data[pos] != '"' {
-			return false
+// objectOr reads the next value of dec: an object through rest, called
+// once its '{' is read, and any other value as json.Unmarshal into an any
+// decodes it (the decoder cannot look ahead, so that value's first token
+// is read before its kind is known).
+func objectOr(dec *json.Decoder, rest func() (any, bool)) (any, bool) {
+	t, err := dec.Token()
+	switch {
+	case err != nil:
+		return nil, false
+	case t == json.Delim('{'):
+		return rest()
+	case t == json.Delim('['):
+		arr := []any{}
+		for dec.More() {
+			var e any
+			if dec.Decode(&e) != nil {
+				return nil, false
+			}
+			arr = append(arr, e)
 		}
-		end, ok := skipString(data, pos+1)
-		if !ok || end >= len(data) || data[end] != ':' {
-			return false
-		}
-		key, ok := memberKey(data[pos:end])
-		vend, vok := skipValue(data, end+1)
-		if !ok || !vok || !member(key, data[end+1:vend]) {
-			return false
-		}
-		switch {
-		case vend < len(data) && data[vend] == ',':
-			pos = vend + 1
-		case vend == len(data)-1 && data[vend] == '}':
-			return true
-		default:
-			return false
-		}
+		t, err := dec.Token()
+		return arr, err == nil && t == json.Delim(']')
+	default:
+		return t, true
 	}
-}
-
-// memberKey decodes a quoted key: as it is when it is plain ASCII, else
-// through json.Unmarshal, which resolves escapes and replaces invalid
-// UTF-8 as decoding the whole leaf would.
-func memberKey(quoted []byte) (string, bool) {
-	plain := true
-	for _, c := range quoted[1 : len(quoted)-1] {
-		if c == '\\' || c >= utf8.RuneSelf {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return string(quoted[1 : len(quoted)-1]), true
-	}
-	var k string
-	return k, json.Unmarshal(quoted, &k) == nil
 }
 
 // numbersFit reports whether every number of the valid JSON text data
