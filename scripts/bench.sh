@@ -23,6 +23,9 @@ bench/run.sh
 echo "== Go generator against oapi-codegen (bench/oapi/run.sh 1000 5)"
 bench/oapi/run.sh 1000 5
 
+echo "== generate, target by target: this tree against the commit given as BASE (default HEAD)"
+scripts/bench-generate-ab.sh "${BASE:-HEAD}" 5
+
 echo "== catalog: the synthetic Cobra CLI, and a CLI generated from a spec"
 scripts/bench-catalog.sh
 scripts/bench-generated-cli.sh
