@@ -79,7 +79,7 @@ func appendEscapedRune(dst []byte, r rune) []byte {
 	if e := shortEscape(r); e != "" {
 		return append(dst, e...)
 	}
-	if r == ' ' || (r > ' ' && r < 0x7f) || (unicode.IsPrint(r) && r != '\uFEFF') {
+	if r == ' ' || (unicode.IsPrint(r) && r != '\uFEFF') {
 		return utf8.AppendRune(dst, r)
 	}
 	return appendUnicodeEscape(dst, r)

@@ -66,23 +66,24 @@ func (m *model) validatorsView() (validatorsView, error) {
 	tools := make([]toolValidators, len(m.tools))
 	par.Each(len(m.tools), func(i int) { tools[i] = m.toolValidators(i) })
 	pool := newConstPool()
-	names := make([][]string, len(tools))
 	for i, tv := range tools {
 		if tv.err != nil {
 			return v, tv.err
 		}
-		names[i] = pool.adopt(tv.consts)
+		names, err := pool.adopt(tv.consts)
+		if err != nil {
+			return v, fmt.Errorf("tool %s: %w", m.tools[i].t.Name, err)
+		}
+		for j := range tv.funcs {
+			if tv.funcs[j].Body, err = resolve(tv.funcs[j].Body, names); err != nil {
+				return v, fmt.Errorf("tool %s: %w", m.tools[i].t.Name, err)
+			}
+		}
 		v.Tools = append(v.Tools, tv.entry)
 	}
 	v.Patterns, v.Numbers, v.Values, v.Enums, v.MemberSets = pool.lists()
 	var err error
-	v.Functions, err = renderEach(len(tools), "validatorFunctions", func(i int) any {
-		funcs := tools[i].funcs
-		for j := range funcs {
-			funcs[j].Body = resolve(funcs[j].Body, names[i])
-		}
-		return funcs
-	})
+	v.Functions, err = renderEach(len(tools), "validatorFunctions", func(i int) any { return tools[i].funcs })
 	return v, err
 }
 

@@ -1,6 +1,7 @@
 package kotlin
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -33,6 +34,7 @@ type constSet struct {
 	list   []constView
 }
 
+// newConstPool returns an empty pool with one set per kind of constant.
 func newConstPool() *constPool {
 	p := &constPool{}
 	for k := range p.sets {
@@ -61,12 +63,16 @@ func (p *constPool) lists() (patterns, numbers, values, enums, names []constView
 // them and returns their names, by placeholder index. An expression that
 // names earlier constants (an enum's values) is resolved first, so equal
 // constants of different tools are one.
-func (p *constPool) adopt(l *localConsts) []string {
+func (p *constPool) adopt(l *localConsts) ([]string, error) {
 	names := make([]string, len(l.list))
 	for i, c := range l.list {
-		names[i] = p.sets[c.kind].name(resolve(c.expr, names[:i]))
+		expr, err := resolve(c.expr, names[:i])
+		if err != nil {
+			return nil, err
+		}
+		names[i] = p.sets[c.kind].name(expr)
 	}
-	return names
+	return names, nil
 }
 
 // localConsts are the constants one tool uses, in first-use order, each
@@ -84,6 +90,7 @@ type localConst struct {
 	expr string
 }
 
+// newLocalConsts returns an empty list of one tool's constants.
 func newLocalConsts() *localConsts {
 	return &localConsts{byKey: map[localConst]string{}}
 }
@@ -100,11 +107,13 @@ func (l *localConsts) name(k constKind, expr string) string {
 	return n
 }
 
-// resolve replaces the placeholders in s with the names they index.
-func resolve(s string, names []string) string {
+// resolve replaces the placeholders in s with the names they index. A
+// NUL that does not open a placeholder of a known index is an error: some
+// text reached the output unescaped.
+func resolve(s string, names []string) (string, error) {
 	i := strings.IndexByte(s, 0)
 	if i < 0 {
-		return s
+		return s, nil
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
@@ -112,11 +121,17 @@ func resolve(s string, names []string) string {
 		b.WriteString(s[:i])
 		s = s[i+1:]
 		j := strings.IndexByte(s, 0)
-		n, _ := strconv.Atoi(s[:j])
+		if j < 0 {
+			return "", fmt.Errorf("unterminated constant placeholder in %q", s)
+		}
+		n, err := strconv.Atoi(s[:j])
+		if err != nil || n < 0 || n >= len(names) {
+			return "", fmt.Errorf("bad constant placeholder %q", s[:j])
+		}
 		b.WriteString(names[n])
 		s = s[j+1:]
 		i = strings.IndexByte(s, 0)
 	}
 	b.WriteString(s)
-	return b.String()
+	return b.String(), nil
 }
