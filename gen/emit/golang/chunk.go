@@ -181,8 +181,7 @@ type formatted struct {
 }
 
 // cut splits the formatted output of a chunk; ok is false when it is not
-// in the shape jennifer and gofmt give a file without an import alias
-// (then the file is rendered whole).
+// in the shape jennifer and gofmt give a file without an import alias.
 func cut(out []byte) (fm formatted, ok bool) {
 	i := 0
 	for !bytes.HasPrefix(out[i:], []byte("package ")) {
@@ -204,41 +203,43 @@ func cut(out []byte) (fm formatted, ok bool) {
 		return fm, false
 	}
 	out = out[1:]
-	switch {
-	case bytes.HasPrefix(out, []byte("import (\n")):
-		out = out[len("import (\n"):]
-		for !bytes.HasPrefix(out, []byte(")\n")) {
-			j := bytes.IndexByte(out, '\n')
-			if j < 1 || out[0] != '\t' {
-				return fm, false
-			}
-			path, ok := importPath(out[1:j])
-			if !ok {
-				return fm, false
-			}
-			fm.imports = append(fm.imports, path)
-			out = out[j+1:]
-		}
-		out = out[len(")\n"):]
-	case bytes.HasPrefix(out, []byte("import ")):
-		j := bytes.IndexByte(out, '\n')
-		if j < 0 {
-			return fm, false
-		}
-		path, ok := importPath(out[len("import "):j])
-		if !ok {
-			return fm, false
-		}
-		fm.imports, out = []string{path}, out[j+1:]
-	default:
+	if !bytes.HasPrefix(out, []byte("import ")) {
 		fm.body = out
 		return fm, true
 	}
-	if !bytes.HasPrefix(out, []byte("\n")) {
+	if fm.imports, out, ok = cutImports(out); !ok || !bytes.HasPrefix(out, []byte("\n")) {
 		return fm, false
 	}
 	fm.body = out[1:]
 	return fm, true
+}
+
+// cutImports parses the import declaration at the start of out, one spec
+// or a block, into its paths and returns what follows it; ok is false
+// when a spec has an alias or a path not in importNames.
+func cutImports(out []byte) (paths []string, rest []byte, ok bool) {
+	if !bytes.HasPrefix(out, []byte("import (\n")) {
+		j := bytes.IndexByte(out, '\n')
+		if j < 0 {
+			return nil, nil, false
+		}
+		path, ok := importPath(out[len("import "):j])
+		return []string{path}, out[j+1:], ok
+	}
+	out = out[len("import (\n"):]
+	for !bytes.HasPrefix(out, []byte(")\n")) {
+		j := bytes.IndexByte(out, '\n')
+		if j < 1 || out[0] != '\t' {
+			return nil, nil, false
+		}
+		path, ok := importPath(out[1:j])
+		if !ok {
+			return nil, nil, false
+		}
+		paths = append(paths, path)
+		out = out[j+1:]
+	}
+	return paths, out[len(")\n"):], true
 }
 
 // importPath is the path of an import spec without an alias, when it is
@@ -255,8 +256,9 @@ func importPath(spec []byte) (string, bool) {
 // join puts the formatted chunks of one file together as gofmt formats
 // the whole file: the first chunk's header and package clause, one import
 // block of every chunk's paths in path order, then the declarations with
-// one blank line between chunks.
-func join(chunks []*chunk) ([]byte, bool) {
+// one blank line between chunks. It fails when a chunk's output is not
+// in the shape cut expects.
+func join(chunks []*chunk) ([]byte, error) {
 	parts := make([]formatted, len(chunks))
 	seen := map[string]bool{}
 	var paths []string
@@ -264,7 +266,7 @@ func join(chunks []*chunk) ([]byte, bool) {
 	for i, c := range chunks {
 		fm, ok := cut(c.out)
 		if !ok {
-			return nil, false
+			return nil, fmt.Errorf("chunk %d of %d is not a formatted file without import aliases", i+1, len(chunks))
 		}
 		parts[i] = fm
 		size += len(fm.body) + 1
@@ -296,5 +298,5 @@ func join(chunks []*chunk) ([]byte, bool) {
 			b.Write(fm.body)
 		}
 	}
-	return b.Bytes(), true
+	return b.Bytes(), nil
 }

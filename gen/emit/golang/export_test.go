@@ -6,8 +6,7 @@ import (
 )
 
 // GenerateChunks is Generate with chunks of the given weight (0: each
-// file whole), failing
-// when the chunks cannot be joined rather than rendering a file whole.
+// file rendered and formatted whole).
 func GenerateChunks(p *ir.Provider, weight int) ([]emit.File, error) {
-	return generate(p, weight, true)
+	return generate(p, weight)
 }

@@ -19,10 +19,10 @@ const Dir = "go"
 // Generate renders the Go package of one Provider: doc.go, types.go,
 // provider.go and client.go under go/<slug>/. Each file is cut into
 // chunks of declarations that are rendered and formatted on the pool and
-// joined into the bytes gofmt gives the whole file; every chunk only
-// reads what it is given, so order and bytes do not depend on scheduling.
+// joined into the bytes gofmt gives the whole file; each chunk writes
+// only its own result, so order and bytes do not depend on scheduling.
 func Generate(p *ir.Provider) ([]emit.File, error) {
-	return generate(p, chunkWeight, false)
+	return generate(p, chunkWeight)
 }
 
 // goFile is one file of the package and the units it holds.
@@ -33,10 +33,8 @@ type goFile struct {
 }
 
 // generate is Generate with chunks of the given weight (0: every file
-// rendered and formatted whole, as one jennifer File); strict makes a
-// chunk output that cannot be joined an error instead of a reason to
-// render the file whole.
-func generate(p *ir.Provider, budget int, strict bool) ([]emit.File, error) {
+// rendered and formatted whole, as one jennifer File).
+func generate(p *ir.Provider, budget int) ([]emit.File, error) {
 	if !token.IsIdentifier(p.Targets.GoPackage) {
 		return nil, fmt.Errorf("go: package name %q is not a Go identifier (a keyword?); set targets.go.package", p.Targets.GoPackage)
 	}
@@ -73,16 +71,17 @@ func generate(p *ir.Provider, budget int, strict bool) ([]emit.File, error) {
 	for i, f := range files {
 		out[i].Path = Dir + "/" + p.Slug + "/" + f.name
 		var err error
-		if out[i].Data, err = f.data(p, strict); err != nil {
+		if out[i].Data, err = f.data(); err != nil {
 			errs = append(errs, fmt.Errorf("go: %s: %w", f.name, err))
 		}
 	}
 	return out, errors.Join(errs...)
 }
 
-// data is the file's bytes: its one chunk's, or its chunks joined. When
-// they cannot be joined the file is rendered whole (an error if strict).
-func (f *goFile) data(p *ir.Provider, strict bool) ([]byte, error) {
+// data is the file's bytes: its one chunk's, or its chunks joined. Every
+// import of a chunk is one of importNames, which jennifer never aliases,
+// so chunks that cannot be joined are an error of the generator.
+func (f *goFile) data() ([]byte, error) {
 	var errs []error
 	for _, c := range f.chunks {
 		errs = append(errs, c.err)
@@ -93,18 +92,11 @@ func (f *goFile) data(p *ir.Provider, strict bool) ([]byte, error) {
 	if len(f.chunks) == 1 {
 		return f.chunks[0].out, nil
 	}
-	if data, ok := join(f.chunks); ok {
-		return data, nil
+	data, err := join(f.chunks)
+	if err != nil {
+		return nil, fmt.Errorf("the formatted chunks cannot be joined: %w", err)
 	}
-	if strict {
-		return nil, errors.New("the formatted chunks cannot be joined")
-	}
-	whole := &chunk{first: true}
-	for _, c := range f.chunks {
-		whole.units = append(whole.units, c.units...)
-	}
-	whole.render(p)
-	return whole.out, whole.err
+	return data, nil
 }
 
 // toolList pairs each tool with its Go names, which the IR allocated.
@@ -181,7 +173,10 @@ func helperUnit(uses []helperUses) *unit {
 
 // providerUnits are the units of provider.go: the Handler, the
 // constructor and the adapter, the descriptor, the registrations and the
-// schema constants of each tool.
+// schema constants of each tool. The schema constants are as-is: their
+// doc comment names the tool, and a tool name matches
+// ^[a-z][a-z0-9_]{0,63}$ (schema/tool.schema.json, checked by package
+// validate before the IR is built), so gofmt leaves the line as it is.
 func providerUnits(p *ir.Provider, tools []toolNames) []unit {
 	units := []unit{
 		{weight: 1 + len(tools), render: func(f *jen.File) { renderHandler(f, p, tools) }},
@@ -190,24 +185,11 @@ func providerUnits(p *ir.Provider, tools []toolNames) []unit {
 		{weight: 1 + 2*len(tools), render: func(f *jen.File) { renderTools(f, p, tools) }},
 	}
 	for _, t := range tools {
-		plain := plainName(t.tool.Name)
 		units = append(units,
-			unit{weight: 1, asIs: plain, render: func(f *jen.File) { renderSchema(f, t.inSchema, "input", t, t.tool.Input) }},
-			unit{weight: 1, asIs: plain, render: func(f *jen.File) { renderSchema(f, t.outSchema, "output", t, t.tool.Output) }})
+			unit{weight: 1, asIs: true, render: func(f *jen.File) { renderSchema(f, t.inSchema, "input", t, t.tool.Input) }},
+			unit{weight: 1, asIs: true, render: func(f *jen.File) { renderSchema(f, t.outSchema, "output", t, t.tool.Output) }})
 	}
 	return units
-}
-
-// plainName reports whether a tool name is only letters, digits, '_',
-// '-' and '.', so that a doc comment naming it is a plain sentence that
-// gofmt leaves as it is.
-func plainName(name string) bool {
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
-			return false
-		}
-	}
-	return name != ""
 }
 
 // clientUnits are the units of client.go: the Client and its constructor,
