@@ -17,6 +17,10 @@ const AnnotationCanonical = "cetp.schema/canonical_path"
 type BoundCommand struct {
 	Spec    *CommandSpec
 	Command *cobra.Command
+	// Flags are ToolFlags(Command), computed once while binding: cobra
+	// builds flag sets the first time they are asked for, so the stages
+	// after the binder, which read them in parallel, only read the tree.
+	Flags []ToolFlag
 }
 
 // BoundRegistry is the effective registry bound to a cobra tree.
@@ -184,7 +188,7 @@ func bindOne(k subcommands, root *cobra.Command, c *CommandSpec, builtins map[*c
 			return BoundCommand{}, err
 		}
 	}
-	return BoundCommand{Spec: c, Command: r.cmd}, nil
+	return BoundCommand{Spec: c, Command: r.cmd, Flags: ToolFlags(r.cmd)}, nil
 }
 
 // bindAlias checks that alias reaches the primary leaf through a cobra

@@ -127,17 +127,9 @@ func (s *sourceSet) resolveProduct(id string, cmds []*BoundCommand, root *cobra.
 	p := catalog.ProductSpec{ID: id, Name: text, Description: text, Runtime: true,
 		Provenance: map[string]catalog.FieldProvenance{}}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Spec.CanonicalPath < cmds[j].Spec.CanonicalPath })
-	// The flags of each tool are computed here, one command after the
-	// other: ToolFlags asks cobra for flag sets, which cobra builds (and
-	// sorts its parents') the first time, so the parallel resolution of
-	// the tools below only reads the tree.
-	flags := make([][]ToolFlag, len(cmds))
-	for i, bc := range cmds {
-		flags[i] = ToolFlags(bc.Command)
-	}
 	p.Tools = make([]catalog.ToolSpec, len(cmds))
 	errs := make([]error, len(cmds))
-	par.Each(len(cmds), func(i int) { p.Tools[i], errs[i] = s.resolveTool(cmds[i], flags[i], text) })
+	par.Each(len(cmds), func(i int) { p.Tools[i], errs[i] = s.resolveTool(cmds[i], text) })
 	if err := firstErr(errs...); err != nil {
 		return p, err
 	}

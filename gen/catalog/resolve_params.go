@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	"github.com/cetpgen/cetpgen/runtime/catalog"
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -49,11 +48,8 @@ func camel(flag string) string {
 	return strings.Join(parts, "")
 }
 
-// agentFlags returns the flags of c that are parameters of its tool: the
-// visible ones of ToolFlags (own and inherited below the root).
-func agentFlags(c *cobra.Command) []ToolFlag { return visibleFlags(ToolFlags(c)) }
-
-// visibleFlags returns the flags of flags that are not hidden.
+// visibleFlags returns the flags of flags that are not hidden: of a bound
+// command's Flags, the parameters of its tool.
 func visibleFlags(flags []ToolFlag) []ToolFlag {
 	var out []ToolFlag
 	for _, tf := range flags {
@@ -66,7 +62,7 @@ func visibleFlags(flags []ToolFlag) []ToolFlag {
 
 // params resolves every flag of the tool.
 func (r *toolResolver) params() {
-	flags := visibleFlags(r.flags)
+	flags := visibleFlags(r.bc.Flags)
 	known := map[string]bool{}
 	for _, f := range flags {
 		known[f.Flag.Name] = true

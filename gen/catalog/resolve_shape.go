@@ -84,7 +84,7 @@ func (r *toolResolver) typedShape(sc *shapeCands) {
 	if typed.Positionals != nil {
 		sc.pos = append(sc.pos, cand[[]catalog.Positional]{value: typed.Positionals, source: "typed_parameter_metadata", ref: r.s.typedRef(), prec: PrecTypedMetadata})
 	}
-	if c := cobraConstraints(r.flags); c != nil {
+	if c := cobraConstraints(r.bc.Flags); c != nil {
 		sc.cons = append(sc.cons, cand[*catalog.Constraints]{value: c, source: "cobra_flag_groups", prec: PrecCobraContract})
 	}
 }

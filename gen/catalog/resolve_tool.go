@@ -10,11 +10,10 @@ import (
 
 // toolResolver resolves one bound command into its ToolSpec.
 type toolResolver struct {
-	s     *sourceSet
-	bc    *BoundCommand
-	flags []ToolFlag // ToolFlags of bc.Command
-	t     catalog.ToolSpec
-	errs  []error
+	s    *sourceSet
+	bc   *BoundCommand
+	t    catalog.ToolSpec
+	errs []error
 }
 
 // prov records a field's provenance, keeping the first error.
@@ -30,8 +29,8 @@ func (r *toolResolver) prov(field string, p catalog.FieldProvenance, err error) 
 // for a generated command), so that its map is sized once.
 const toolFieldsHint = 20
 
-func (s *sourceSet) resolveTool(bc *BoundCommand, flags []ToolFlag, display string) (catalog.ToolSpec, error) {
-	r := &toolResolver{s: s, bc: bc, flags: flags, t: catalog.ToolSpec{Display: display, Provenance: make(map[string]catalog.FieldProvenance, toolFieldsHint)}}
+func (s *sourceSet) resolveTool(bc *BoundCommand, display string) (catalog.ToolSpec, error) {
+	r := &toolResolver{s: s, bc: bc, t: catalog.ToolSpec{Display: display, Provenance: make(map[string]catalog.FieldProvenance, toolFieldsHint)}}
 	r.identity()
 	r.text()
 	r.safety()

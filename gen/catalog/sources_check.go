@@ -114,7 +114,7 @@ func bindingProblems(b *Bindings, bound *BoundRegistry) []string {
 // visibleFlag reports whether the bound command accepts flag as one of its
 // parameters.
 func visibleFlag(bc *BoundCommand, flag string) bool {
-	for _, tf := range agentFlags(bc.Command) {
+	for _, tf := range visibleFlags(bc.Flags) {
 		if tf.Flag.Name == flag {
 			return true
 		}
