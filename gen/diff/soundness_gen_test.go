@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -335,14 +336,7 @@ func schemaNodes(doc any) []map[string]any {
 }
 
 // sortedKeys returns the keys of m, sorted.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
 
 // deepCopy copies a decoded JSON value.
 func deepCopy(v any) any {
