@@ -165,11 +165,18 @@ func (t *Transport) roundTrip(ctx context.Context, f *frame, want byte) (*frame,
 }
 
 // wait waits for the response to request id, reading the connection
-// itself while no other caller does or once one passes it the reading.
+// itself while no other caller does or once one passes it the reading. A
+// request no longer pending was answered, or failed with the connection,
+// while its frame was being written: its caller must not take the
+// reading, which would wait for a response another reader already
+// handed it.
 func (t *Transport) wait(ctx context.Context, id uint32, p *pending) (*frame, error) {
 	t.mu.Lock()
-	lead := !t.reading
-	t.reading = true
+	_, waiting := t.pending[id]
+	lead := waiting && !t.reading
+	if lead {
+		t.reading = true
+	}
 	t.mu.Unlock()
 	for !lead {
 		select {

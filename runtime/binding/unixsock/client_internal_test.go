@@ -9,6 +9,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/cetpgen/cetpgen/runtime/protocol"
 )
 
 // fakeServer accepts one connection at a fresh socket and runs script on
@@ -129,5 +132,36 @@ func TestGoAwayReason(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "shutting down") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestAnsweredBeforeWaiting proves that a caller whose response another
+// reader delivered while it was still writing its request returns that
+// response instead of taking the idle reading and waiting on the
+// connection for an answer that already came: with 16 callers on one
+// connection this interleaving hung a call.
+func TestAnsweredBeforeWaiting(t *testing.T) {
+	tr, err := DialContext(context.Background(), fakeServer(t, func(*net.UnixConn, *frame) {}), ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	p := &pending{want: typeResult, ch: make(chan *frame, 1), lead: make(chan struct{}, 1)}
+	id, err := tr.register(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := &frame{typ: typeResult, id: id, bundle: protocol.Bundle{protocol.KeyData: protocol.String("early")}}
+	if _, err := tr.deliver(answer, 0); err != nil { // as another caller reading the connection does
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	f, err := tr.wait(ctx, id, p)
+	if err != nil {
+		t.Fatalf("wait for a delivered answer: %v", err)
+	}
+	if data, _, _ := f.bundle.String(protocol.KeyData); data != "early" {
+		t.Fatalf("answer %v", f.bundle)
 	}
 }
