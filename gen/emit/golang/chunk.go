@@ -24,6 +24,9 @@ type unit struct {
 	// (a comment line and a declaration on one line, nothing to align), so
 	// formatting it would only spend time.
 	asIs bool
+	// packageDoc marks the unit that writes the package comment, which
+	// belongs to the file's head: its chunk is formatted by go/format.
+	packageDoc bool
 }
 
 // chunkWeight is the weight of units formatted together: small enough
@@ -38,8 +41,11 @@ type chunk struct {
 	first bool
 	// asIs is set when every unit is as-is and the chunk is not formatted.
 	asIs bool
-	out  []byte
-	err  error
+	// laidOut makes each unit laid out by layUnit instead of go/format
+	// where it knows the unit's shape.
+	laidOut bool
+	out     []byte
+	err     error
 }
 
 // weight is the chunk's share of the formatting work.
@@ -61,6 +67,11 @@ func chunksOf(units []unit, budget int) []*chunk {
 	}
 	var out []*chunk
 	var cur *chunk
+	defer func() {
+		for _, c := range out {
+			c.laidOut = !slices.ContainsFunc(c.units, func(u unit) bool { return u.packageDoc })
+		}
+	}()
 	w := 0
 	for _, u := range units {
 		asIs := u.asIs && cur != nil
@@ -79,6 +90,10 @@ func chunksOf(units []unit, budget int) []*chunk {
 func (c *chunk) render(p *ir.Provider) {
 	if c.asIs {
 		c.out, c.err = renderAsIs(p, c.units)
+		return
+	}
+	if c.laidOut {
+		c.out, c.err = renderLaidOut(p, c.first, c.units)
 		return
 	}
 	c.out, c.err = renderFile(p, c.first, func(f *jen.File) {
@@ -127,13 +142,7 @@ func renderAsIs(p *ir.Provider, units []unit) ([]byte, error) {
 // renderFile renders one file, with the generated-code header when
 // header is set.
 func renderFile(p *ir.Provider, header bool, body func(f *jen.File)) ([]byte, error) {
-	f := jen.NewFile(p.Targets.GoPackage)
-	// The hints are a map in the file, so their order does not matter.
-	for path, name := range importNames {
-		if name.hint {
-			f.ImportName(path, name.name)
-		}
-	}
+	f := newFile(p)
 	if header {
 		for _, l := range emit.HeaderLines(p.File) {
 			f.HeaderComment("// " + commentLines(l)[0])
@@ -145,6 +154,19 @@ func renderFile(p *ir.Provider, header bool, body func(f *jen.File)) ([]byte, er
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// newFile is a jennifer file of the package that names every import
+// by importNames.
+func newFile(p *ir.Provider) *jen.File {
+	f := jen.NewFile(p.Targets.GoPackage)
+	// The hints are a map in the file, so their order does not matter.
+	for path, name := range importNames {
+		if name.hint {
+			f.ImportName(path, name.name)
+		}
+	}
+	return f
 }
 
 // importName is the name a file of this package imports a path by;
@@ -281,17 +303,7 @@ func join(chunks []*chunk) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(len(parts[0].head) + 64*len(paths) + size)
 	b.Write(parts[0].head)
-	switch len(paths) {
-	case 0:
-	case 1:
-		fmt.Fprintf(&b, "\nimport %s\n", strconv.Quote(paths[0]))
-	default:
-		b.WriteString("\nimport (\n")
-		for _, p := range paths {
-			fmt.Fprintf(&b, "\t%s\n", strconv.Quote(p))
-		}
-		b.WriteString(")\n")
-	}
+	writeImports(&b, paths)
 	for _, fm := range parts {
 		if len(fm.body) > 0 {
 			b.WriteByte('\n')
@@ -299,4 +311,20 @@ func join(chunks []*chunk) ([]byte, error) {
 		}
 	}
 	return b.Bytes(), nil
+}
+
+// writeImports writes the import declaration gofmt prints for paths,
+// sorted, after a blank line: one spec, or a block; nothing for none.
+func writeImports(b *bytes.Buffer, paths []string) {
+	switch len(paths) {
+	case 0:
+	case 1:
+		fmt.Fprintf(b, "\nimport %s\n", strconv.Quote(paths[0]))
+	default:
+		b.WriteString("\nimport (\n")
+		for _, p := range paths {
+			fmt.Fprintf(b, "\t%s\n", strconv.Quote(p))
+		}
+		b.WriteString(")\n")
+	}
 }

@@ -41,7 +41,7 @@ func generate(p *ir.Provider, budget int) ([]emit.File, error) {
 	tools := toolList(p)
 	uses := make([]helperUses, len(p.Decls))
 	files := []*goFile{
-		{name: "doc.go", units: []unit{{weight: 1, render: func(f *jen.File) { renderDoc(f, p) }}}},
+		{name: "doc.go", units: []unit{{weight: 1, packageDoc: true, render: func(f *jen.File) { renderDoc(f, p) }}}},
 		{name: "types.go", units: typeUnits(p, uses)},
 		{name: "provider.go", units: providerUnits(p, tools)},
 		{name: "client.go", units: clientUnits(p, tools)},
@@ -57,7 +57,7 @@ func generate(p *ir.Provider, budget int) ([]emit.File, error) {
 	// The helpers follow the declarations that use them, which are
 	// known once every declaration is mapped.
 	if h := helperUnit(uses); h != nil {
-		c := &chunk{units: []unit{*h}}
+		c := &chunk{units: []unit{*h}, laidOut: budget > 0}
 		if budget == 0 {
 			// A file rendered whole is rendered again with its helpers.
 			c = &chunk{first: true, units: append(files[1].units, *h)}

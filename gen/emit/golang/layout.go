@@ -1,0 +1,477 @@
+package golang
+
+import (
+	"bytes"
+	"go/scanner"
+	"go/token"
+	"strings"
+	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
+)
+
+// layUnit lays out src, the declarations of one unit as jennifer renders
+// them unformatted (every line flush left, a token's spacing jennifer's),
+// in the bytes gofmt prints for them. It knows the shapes the emitter
+// writes: doc comments, struct, interface and defined types, const and
+// var groups whose every spec has a type and a value, functions whose
+// statements are assignments, calls, returns, if, for, switch and
+// composite literals, with gofmt's alignment of struct fields, const
+// specs and keyed elements. On anything else, such as an arithmetic
+// operator, a trailing comment, a label or a key of more than 40 bytes,
+// it reports false and the unit goes through go/format. It is an
+// optimization only: TestChunksJoinAsWhole and FuzzLayUnit compare it
+// with go/format.
+func layUnit(src []byte) ([]byte, bool) {
+	toks, ok := scanLines(src)
+	if !ok {
+		return nil, false
+	}
+	l := &layout{lines: toks}
+	if !l.run() {
+		return nil, false
+	}
+	return l.out.Bytes(), true
+}
+
+// lexeme is one token of the source.
+type lexeme struct {
+	tok  token.Token
+	lit  string
+	line int
+}
+
+// text is the lexeme as gofmt prints it.
+func (x lexeme) text() string {
+	if x.lit != "" {
+		return x.lit
+	}
+	return x.tok.String()
+}
+
+// srcLine is the tokens of one source line; blank reports an empty line
+// before it.
+type srcLine struct {
+	toks  []lexeme
+	blank bool
+}
+
+// scanLines scans src into its lines of tokens, dropping the semicolons
+// the scanner inserts at line ends; ok is false on a scan error.
+func scanLines(src []byte) ([]srcLine, bool) {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(src))
+	var s scanner.Scanner
+	failed := false
+	s.Init(file, src, func(token.Position, string) { failed = true }, scanner.ScanComments)
+	var lines []srcLine
+	last := 0
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF || failed {
+			break
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue
+		}
+		line := file.Line(pos)
+		if line != last {
+			lines = append(lines, srcLine{blank: last != 0 && line > last+1})
+			last = line
+		}
+		switch tok {
+		case token.IDENT, token.INT, token.FLOAT, token.IMAG, token.CHAR, token.STRING, token.COMMENT:
+		default:
+			lit = ""
+		}
+		cur := &lines[len(lines)-1]
+		cur.toks = append(cur.toks, lexeme{tok: tok, lit: lit, line: line})
+	}
+	return lines, !failed
+}
+
+// role is what an open bracket holds.
+type role int
+
+const (
+	roleBlock      role = iota // statements
+	roleSwitch                 // the statements of a switch, case lines outdented
+	roleFields                 // struct fields
+	roleMethods                // interface methods
+	roleElements               // composite literal elements
+	roleSpecs                  // the specs of a const or var group
+	roleParams                 // a signature's parameters or results
+	roleRecv                   // a method's receiver
+	roleTypeParams             // a function's type parameters
+	roleCall                   // call arguments, a conversion or a grouping
+	roleIndex                  // an index, a slice or type arguments
+	roleType                   // the brackets of a slice or map type
+)
+
+// open is an open bracket.
+type open struct {
+	role role
+	// results marks the parentheses of a signature's results.
+	results bool
+	line    int // the source line it opened on
+	commas  int // the commas directly inside
+	// counted marks a bracket that ends its line: the lines up to its
+	// closing are indented one more.
+	counted bool
+}
+
+// sigState follows a function signature, whose results and body brace
+// gofmt sets off by a blank.
+type sigState int
+
+const (
+	sigNone    sigState = iota
+	sigParams           // the parameters just closed: results or a body may follow
+	sigResult           // inside a result type without parentheses
+	sigResults          // the parenthesized results just closed
+)
+
+// layout is the state of laying out one unit.
+type layout struct {
+	lines []srcLine
+	out   bytes.Buffer
+	stack []open
+	// section is the run of aligned lines not yet written, and sectionRole
+	// the bracket role they belong to.
+	section     [][]string
+	sectionRole role
+	sectionAt   int // indentation of the section's lines
+	// lastDecl is the keyword of the last top-level declaration.
+	lastDecl token.Token
+	sig      sigState
+	sigDepth int
+	// phase follows a function's header up to its parameters; unary
+	// marks the last token printed as a unary operator.
+	phase funcPhase
+	unary bool
+	// pending marks the token being printed as a unary operator, and
+	// closed is the role of the bracket closed last.
+	pending bool
+	closed  role
+	// closedCounted marks a line whose leading closing brackets closed
+	// one that ended its line.
+	closedCounted bool
+}
+
+// run lays out every line; false means the unit is not of a known
+// shape.
+func (l *layout) run() bool {
+	for i := 0; i < len(l.lines); i++ {
+		ln := l.lines[i]
+		if ln.toks[0].tok == token.COMMENT {
+			j, ok := l.comment(i)
+			if !ok {
+				return false
+			}
+			i = j
+			continue
+		}
+		if !l.code(ln, false) {
+			return false
+		}
+	}
+	l.flush()
+	return len(l.stack) == 0
+}
+
+// comment lays out the comment group starting at line i, which must be
+// followed by a line of code, and that line; it returns the index of the
+// last line it used.
+func (l *layout) comment(i int) (int, bool) {
+	j := i
+	var group []string
+	for ; j < len(l.lines) && l.lines[j].toks[0].tok == token.COMMENT; j++ {
+		if len(l.lines[j].toks) != 1 || j > i && l.lines[j].blank {
+			return 0, false
+		}
+		group = append(group, l.lines[j].toks[0].lit)
+	}
+	if j == len(l.lines) || l.lines[j].blank || l.lines[i].blank && len(l.stack) > 0 {
+		return 0, false
+	}
+	doc, ok := plainDoc(group)
+	if !ok {
+		return 0, false
+	}
+	if len(l.stack) == 0 {
+		l.declBreak(l.lines[j].toks[0].tok, true)
+	} else {
+		l.flush()
+	}
+	next := l.lines[j].toks
+	if next[0].tok == token.CASE || next[0].tok == token.DEFAULT {
+		return 0, false
+	}
+	// A comment before a closing bracket is indented as the lines inside.
+	indent := l.indentOf(nil)
+	if !isCloser(next[0].tok) {
+		indent = l.indentOf(next)
+	}
+	for _, d := range doc {
+		l.writeLine(indent, d)
+	}
+	return j, l.code(l.lines[j], true)
+}
+
+// declBreak writes the line break gofmt puts before a top-level
+// declaration starting with kw: a blank line after a declaration of
+// another keyword or before one with a doc comment.
+func (l *layout) declBreak(kw token.Token, doc bool) {
+	if l.lastDecl != token.ILLEGAL && (kw != l.lastDecl || doc) {
+		l.out.WriteByte('\n')
+	}
+	l.lastDecl = kw
+}
+
+// indentOf is the indentation of a line starting with toks: the counted
+// brackets open before it, less those its leading closing brackets
+// close, and less one for a case clause of a switch.
+func (l *layout) indentOf(toks []lexeme) int {
+	n := 0
+	for _, o := range l.stack {
+		if o.counted {
+			n++
+		}
+	}
+	depth := len(l.stack)
+	for _, t := range toks {
+		if !isCloser(t.tok) || depth == 0 {
+			break
+		}
+		depth--
+		if l.stack[depth].counted {
+			n--
+		}
+	}
+	if len(toks) > 0 && (toks[0].tok == token.CASE || toks[0].tok == token.DEFAULT) && depth > 0 && l.stack[depth-1].role == roleSwitch {
+		n--
+	}
+	return n
+}
+
+func isCloser(t token.Token) bool {
+	return t == token.RPAREN || t == token.RBRACK || t == token.RBRACE
+}
+
+// code lays out one line of code; doc reports a doc comment above it.
+func (l *layout) code(ln srcLine, doc bool) bool {
+	toks := ln.toks
+	if ln.blank && len(l.stack) > 0 {
+		return false // gofmt keeps a blank line in a block; the emitter writes none
+	}
+	if len(l.stack) == 0 {
+		switch toks[0].tok {
+		case token.TYPE, token.FUNC, token.CONST, token.VAR:
+			if !doc {
+				l.declBreak(toks[0].tok, false)
+			}
+		default:
+			return false
+		}
+	}
+	indent := l.indentOf(toks)
+	parent := roleBlock
+	if len(l.stack) > 0 {
+		parent = l.stack[len(l.stack)-1].role
+	}
+	cells, ok := l.lineCells(toks, parent)
+	if !ok {
+		return false
+	}
+	if len(cells) > 1 {
+		if len(l.section) > 0 && (l.sectionRole != parent || l.sectionAt != indent) {
+			l.flush()
+		}
+		l.section = append(l.section, cells)
+		l.sectionRole, l.sectionAt = parent, indent
+		return true
+	}
+	l.flush()
+	l.writeLine(indent, cells[0])
+	return true
+}
+
+// lineCells prints the tokens of a line and cuts them into the cells
+// gofmt aligns: name, type and tag of a struct field; name, type and
+// value of a const or var spec; key and value of a keyed element on one
+// line. A line of one cell is not aligned.
+func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
+	depth := len(l.stack)
+	var b strings.Builder
+	var cells []string
+	cut := func() {
+		cells = append(cells, b.String())
+		b.Reset()
+	}
+	field, spec, keyed := parent == roleFields, parent == roleSpecs, parent == roleElements
+	embeddedGeneric := len(toks) > 2 && toks[1].tok == token.LBRACK && toks[2].tok != token.RBRACK && toks[2].tok != token.INT
+	if field && (len(toks) < 2 || toks[0].tok != token.IDENT || toks[1].tok == token.COMMA || toks[1].tok == token.PERIOD || embeddedGeneric) {
+		if !(len(toks) == 1 && toks[0].tok == token.RBRACE) {
+			return nil, false // embedded or multi-name fields
+		}
+		field = false
+	}
+	if spec && toks[0].tok != token.RPAREN {
+		if len(toks) < 4 || toks[0].tok != token.IDENT || toks[1].tok == token.ASSIGN || toks[1].tok == token.COMMA {
+			return nil, false // a spec without a type, or of several names
+		}
+	} else {
+		spec = false
+	}
+	if keyed {
+		keyed = len(toks) >= 3 && toks[1].tok == token.COLON && isKey(toks[0])
+		if keyed && len(toks[0].text()) > 40 {
+			return nil, false
+		}
+		if !keyed && len(toks) >= 2 && toks[1].tok == token.COLON {
+			return nil, false
+		}
+	}
+	if parent == roleBlock && len(toks) >= 2 && toks[0].tok == token.IDENT && toks[1].tok == token.COLON {
+		return nil, false // a label
+	}
+	if (parent == roleBlock || parent == roleSwitch) && len(l.stack) > 0 && toks[0].tok == token.LBRACE {
+		return nil, false // a bare block
+	}
+	lineStart := token.ILLEGAL
+	for _, t := range toks {
+		if !isCloser(t.tok) {
+			lineStart = t.tok
+			break
+		}
+	}
+	l.sig, l.phase, l.unary = sigNone, phaseNone, false
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		var prev *lexeme
+		if k > 0 {
+			prev = &toks[k-1]
+		}
+		space, ok := l.spaceBefore(prev, t, toks, k, lineStart)
+		if !ok {
+			return nil, false
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if t.tok == token.COMMENT {
+			return nil, false // a comment after code
+		}
+		if t.tok == token.COMMA && k < len(toks)-1 && len(l.stack) == depth && (parent == roleElements || parent == roleCall) {
+			return nil, false // two elements on one line of a list that has a line each
+		}
+		if !l.push(t, toks, k, lineStart) {
+			return nil, false
+		}
+		b.WriteString(t.text())
+		l.unary = l.pending
+		switch {
+		case field && k == 0:
+			cut()
+		case field && k == len(toks)-2 && toks[k+1].tok == token.STRING && len(l.stack) == depth:
+			cut()
+		case spec && k == 0:
+			cut()
+		case spec && k+1 < len(toks) && toks[k+1].tok == token.ASSIGN && len(l.stack) == depth:
+			cut()
+		case keyed && k == 1:
+			cut()
+		}
+	}
+	if end := toks[len(toks)-1].tok; end == token.PERIOD || isOperator(end) && end != token.INC && end != token.DEC ||
+		end == token.COLON && lineStart != token.CASE && lineStart != token.DEFAULT {
+		return nil, false // an expression continued on the next line
+	}
+	if (lineStart == token.CASE || lineStart == token.DEFAULT) && (toks[len(toks)-1].tok != token.COLON || parent != roleSwitch) {
+		return nil, false // a statement after a case label, or a case outside a switch
+	}
+	if len(l.stack) > 0 && !l.stack[len(l.stack)-1].counted {
+		return nil, false // a line break inside a bracket opened mid-line
+	}
+	// An aligned line is one whole field, spec or element; a line that
+	// opens a bracket it does not close is a multi-line element.
+	if len(l.stack) != depth && (field || spec || keyed) {
+		if field || spec || len(l.stack) < depth {
+			return nil, false
+		}
+		return []string{strings.Join(append(cells, b.String()), " ")}, true
+	}
+
+	cells = append(cells, b.String())
+	for _, c := range cells {
+		if strings.ContainsAny(c, "\t\v\f\r\n\xff") {
+			return nil, false
+		}
+	}
+	return cells, true
+}
+
+// isKey reports whether t may be the key of an aligned element.
+func isKey(t lexeme) bool {
+	return t.tok == token.IDENT || t.tok == token.STRING || t.tok == token.INT
+}
+
+// writeLine writes one line at indent.
+func (l *layout) writeLine(indent int, s string) {
+	for range indent {
+		l.out.WriteByte('\t')
+	}
+	l.out.WriteString(s)
+	l.out.WriteByte('\n')
+}
+
+// flush writes the pending aligned lines, each cell padded to its
+// column's width plus one as gofmt's tabwriter pads it.
+func (l *layout) flush() {
+	if len(l.section) == 0 {
+		return
+	}
+	var b bytes.Buffer
+	w := tabwriter.NewWriter(&b, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns)
+	for _, cells := range l.section {
+		w.Write([]byte(strings.Join(cells, "\t") + "\n"))
+	}
+	w.Flush()
+	for line := range bytes.Lines(b.Bytes()) {
+		l.writeLine(l.sectionAt, string(bytes.TrimRight(line, " \n")))
+	}
+	l.section = l.section[:0]
+}
+
+// plainDoc is a comment group as gofmt prints it, or false when gofmt
+// would reformat it: every line must be "//" or "// " and text that
+// starts with no blank, ends with none and holds no tab or doubled
+// quote, and it has at most two paragraphs, none starting like a heading,
+// list or link.
+func plainDoc(group []string) ([]string, bool) {
+	paragraphs := 1
+	for i, c := range group {
+		if c == "//" {
+			if i == 0 || i == len(group)-1 || group[i-1] == "//" {
+				return nil, false
+			}
+			paragraphs++
+			continue
+		}
+		text, ok := strings.CutPrefix(c, "// ")
+		if !ok || text == "" || !utf8.ValidString(text) || strings.ContainsFunc(text, isControl) ||
+			strings.Contains(text, "``") || strings.Contains(text, "''") { // quotes the comment printer rewrites
+			return nil, false
+		}
+		if last, _ := utf8.DecodeLastRuneInString(text); unicode.IsSpace(last) || unicode.IsSpace(rune(text[0])) || text[0] == '#' || text[0] == '[' {
+			return nil, false
+		}
+	}
+	return group, paragraphs <= 2
+}
+
+// isControl reports a control character, which gofmt may drop or which
+// would split a tabwriter cell.
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || r == utf8.RuneError
+}
