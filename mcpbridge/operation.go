@@ -28,7 +28,7 @@ func (c *call) follow(ctx context.Context, op *consumer.Operation) *mcp.CallTool
 		}
 		st, err := c.b.client.GetOperation(ctx, op)
 		if err != nil {
-			if ctx.Err() != nil {
+			if consumer.Expired(ctx) != nil { // the call's timeout, though the timer may not have fired
 				return c.cancel(ctx, op)
 			}
 			return c.b.errorResult(c.requestID, op.ID, err)

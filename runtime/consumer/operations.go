@@ -193,7 +193,7 @@ func (c *Client) Wait(ctx context.Context, op *Operation) (json.RawMessage, erro
 		}
 		st, err := c.GetOperation(ctx, op)
 		if err != nil {
-			if cause := expired(ctx); cause != nil {
+			if cause := Expired(ctx); cause != nil {
 				return nil, c.abandon(op, cause)
 			}
 			return nil, err
@@ -208,13 +208,17 @@ func (c *Client) Wait(ctx context.Context, op *Operation) (json.RawMessage, erro
 	}
 }
 
-// expired returns ctx's error, or context.DeadlineExceeded once its
-// deadline has passed even if its timer has not fired yet, or nil.
-func expired(ctx context.Context) error {
+// Expired returns ctx's error, or context.DeadlineExceeded once its
+// deadline has passed even if its timer has not fired yet, or nil. The
+// deadline is the one the Provider was sent, deadline_at_ms, truncated
+// to the millisecond: the Provider may find it passed up to a
+// millisecond before ctx's. A caller that polls an operation with ctx
+// tells by it whether an error is the call's own timeout.
+func Expired(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(time.UnixMilli(d.UnixMilli())) {
 		return context.DeadlineExceeded
 	}
 	return nil
