@@ -10,14 +10,16 @@ import (
 	"github.com/cetpgen/cetpgen/gen/ir"
 )
 
-// layoutCases are the golden specs and a synthetic Provider of 50 tools.
-func layoutCases(t *testing.T) []*ir.Provider {
+// goldenAndSynth are the golden specs and a synthetic Provider of the
+// given number of tools.
+func goldenAndSynth(t *testing.T, tools int) []*ir.Provider {
+	t.Helper()
 	var ps []*ir.Provider
 	for _, dir := range goldenCases(t) {
 		ps = append(ps, load(t, dir)[0])
 	}
 	dir := filepath.Join(t.TempDir(), "synth")
-	if err := synth.Write(dir, 50); err != nil {
+	if err := synth.Write(dir, tools); err != nil {
 		t.Fatal(err)
 	}
 	return append(ps, load(t, dir)[0])
@@ -30,7 +32,7 @@ func layoutCases(t *testing.T) []*ir.Provider {
 // code: the synthetic Provider's types, registrations and client
 // methods.
 func TestLayUnitMatchesGofmt(t *testing.T) {
-	for _, p := range layoutCases(t) {
+	for _, p := range goldenAndSynth(t, 50) {
 		units, err := golang.UnitLayouts(p)
 		if err != nil {
 			t.Fatal(err)
