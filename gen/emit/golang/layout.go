@@ -28,6 +28,7 @@ func layUnit(src []byte) ([]byte, bool) {
 		return nil, false
 	}
 	l := &layout{lines: toks}
+	l.out.Grow(len(src) + len(src)/8)
 	if !l.run() {
 		return nil, false
 	}
@@ -57,13 +58,16 @@ type srcLine struct {
 }
 
 // scanLines scans src into its lines of tokens, dropping the semicolons
-// the scanner inserts at line ends; ok is false on a scan error.
+// the scanner inserts at line ends; ok is false on a scan error. The
+// lines share one array of tokens.
 func scanLines(src []byte) ([]srcLine, bool) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(src))
 	var s scanner.Scanner
 	failed := false
 	s.Init(file, src, func(token.Position, string) { failed = true }, scanner.ScanComments)
+	lex := make([]lexeme, 0, len(src)/8)
+	var starts []int // the index in lex of each line's first token
 	var lines []srcLine
 	last := 0
 	for {
@@ -76,6 +80,7 @@ func scanLines(src []byte) ([]srcLine, bool) {
 		}
 		line := file.Line(pos)
 		if line != last {
+			starts = append(starts, len(lex))
 			lines = append(lines, srcLine{blank: last != 0 && line > last+1})
 			last = line
 		}
@@ -84,8 +89,14 @@ func scanLines(src []byte) ([]srcLine, bool) {
 		default:
 			lit = ""
 		}
-		cur := &lines[len(lines)-1]
-		cur.toks = append(cur.toks, lexeme{tok: tok, lit: lit, line: line})
+		lex = append(lex, lexeme{tok: tok, lit: lit, line: line})
+	}
+	for i := range lines {
+		end := len(lex)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		lines[i].toks = lex[starts[i]:end:end]
 	}
 	return lines, !failed
 }

@@ -30,9 +30,10 @@ func renderLaidOut(p *ir.Provider, first bool, units []unit) ([]byte, error) {
 		return nil, err
 	}
 	var paths []string
-	var body bytes.Buffer
+	var body, raw bytes.Buffer
 	for _, u := range units {
-		imports, text, err := layOutUnit(p, u)
+		raw.Reset()
+		imports, text, err := layOutUnit(p, u, &raw)
 		if err != nil {
 			return nil, err
 		}
@@ -60,14 +61,13 @@ func renderLaidOut(p *ir.Provider, first bool, units []unit) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// layOutUnit renders one unit and returns its import paths and its
-// declarations as gofmt prints them.
-func layOutUnit(p *ir.Provider, u unit) ([]string, []byte, error) {
+// layOutUnit renders one unit into raw, an empty buffer, and returns its
+// import paths and its declarations as gofmt prints them.
+func layOutUnit(p *ir.Provider, u unit, raw *bytes.Buffer) ([]string, []byte, error) {
 	f := newFile(p)
 	f.NoFormat = true
 	u.render(f)
-	var raw bytes.Buffer
-	if err := f.Render(&raw); err != nil {
+	if err := f.Render(raw); err != nil {
 		return nil, nil, err
 	}
 	if imports, src, ok := cutUnformatted(raw.Bytes(), p.Targets.GoPackage); ok {
