@@ -5,7 +5,6 @@ import (
 	"go/scanner"
 	"go/token"
 	"strings"
-	"text/tabwriter"
 	"unicode"
 	"unicode/utf8"
 )
@@ -66,9 +65,10 @@ func scanLines(src []byte) ([]srcLine, bool) {
 	var s scanner.Scanner
 	failed := false
 	s.Init(file, src, func(token.Position, string) { failed = true }, scanner.ScanComments)
+	n := bytes.Count(src, []byte("\n")) + 1
 	lex := make([]lexeme, 0, len(src)/8)
-	var starts []int // the index in lex of each line's first token
-	var lines []srcLine
+	starts := make([]int, 0, n) // the index in lex of each line's first token
+	lines := make([]srcLine, 0, n)
 	last := 0
 	for {
 		pos, tok, lit := s.Scan()
@@ -85,7 +85,13 @@ func scanLines(src []byte) ([]srcLine, bool) {
 			last = line
 		}
 		switch tok {
-		case token.IDENT, token.INT, token.FLOAT, token.IMAG, token.CHAR, token.STRING, token.COMMENT:
+		case token.CHAR, token.STRING, token.COMMENT:
+			// A tab would be a cell of gofmt's tabwriter, a newline a
+			// line the layout does not count.
+			if strings.ContainsAny(lit, "\t\v\f\r\n\xff") || strings.HasPrefix(lit, "/*") {
+				return nil, false
+			}
+		case token.IDENT, token.INT, token.FLOAT, token.IMAG:
 		default:
 			lit = ""
 		}
@@ -413,13 +419,7 @@ func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
 		return []string{strings.Join(append(cells, b.String()), " ")}, true
 	}
 
-	cells = append(cells, b.String())
-	for _, c := range cells {
-		if strings.ContainsAny(c, "\t\v\f\r\n\xff") {
-			return nil, false
-		}
-	}
-	return cells, true
+	return append(cells, b.String()), true
 }
 
 // isKey reports whether t may be the key of an aligned element.
@@ -436,20 +436,51 @@ func (l *layout) writeLine(indent int, s string) {
 	l.out.WriteByte('\n')
 }
 
-// flush writes the pending aligned lines, each cell padded to its
-// column's width plus one as gofmt's tabwriter pads it.
+// flush writes the pending aligned lines as gofmt's tabwriter pads
+// them: every cell but a line's last is padded to one more than the
+// widest cell, in runes, of its column block, the run of consecutive
+// lines that have a cell after it in that column. The layout's cells are
+// never empty and hold no tab, so no column is discarded or split.
 func (l *layout) flush() {
 	if len(l.section) == 0 {
 		return
 	}
-	var b bytes.Buffer
-	w := tabwriter.NewWriter(&b, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns)
-	for _, cells := range l.section {
-		w.Write([]byte(strings.Join(cells, "\t") + "\n"))
+	widths := make([][]int, len(l.section))
+	for i, cells := range l.section {
+		widths[i] = make([]int, len(cells)-1)
 	}
-	w.Flush()
-	for line := range bytes.Lines(b.Bytes()) {
-		l.writeLine(l.sectionAt, string(bytes.TrimRight(line, " \n")))
+	for col := 0; ; col++ {
+		found := false
+		for start := 0; start < len(l.section); {
+			end := start
+			w := 0
+			for end < len(l.section) && len(l.section[end]) > col+1 {
+				w = max(w, utf8.RuneCountInString(l.section[end][col]))
+				end++
+			}
+			for i := start; i < end; i++ {
+				widths[i][col] = w + 1
+			}
+			found = found || end > start
+			start = max(end, start+1)
+		}
+		if !found {
+			break
+		}
+	}
+	for i, cells := range l.section {
+		for range l.sectionAt {
+			l.out.WriteByte('\t')
+		}
+		for col, c := range cells {
+			l.out.WriteString(c)
+			if col < len(cells)-1 {
+				for range widths[i][col] - utf8.RuneCountInString(c) {
+					l.out.WriteByte(' ')
+				}
+			}
+		}
+		l.out.WriteByte('\n')
 	}
 	l.section = l.section[:0]
 }
@@ -470,7 +501,7 @@ func plainDoc(group []string) ([]string, bool) {
 			continue
 		}
 		text, ok := strings.CutPrefix(c, "// ")
-		if !ok || text == "" || !utf8.ValidString(text) || strings.ContainsFunc(text, isControl) ||
+		if !ok || text == "" || strings.ContainsFunc(text, isControl) ||
 			strings.Contains(text, "``") || strings.Contains(text, "''") { // quotes the comment printer rewrites
 			return nil, false
 		}
