@@ -66,10 +66,10 @@ func scanLines(src []byte) ([]srcLine, bool) {
 	failed := false
 	s.Init(file, src, func(token.Position, string) { failed = true }, scanner.ScanComments)
 	n := bytes.Count(src, []byte("\n")) + 1
-	lex := make([]lexeme, 0, len(src)/8)
+	lex := make([]lexeme, 0, len(src)/16)
 	starts := make([]int, 0, n) // the index in lex of each line's first token
 	lines := make([]srcLine, 0, n)
-	last := 0
+	last, line, counted := 0, 1, 0 // counted: the offset up to which line counts newlines
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF || failed {
@@ -78,7 +78,9 @@ func scanLines(src []byte) ([]srcLine, bool) {
 		if tok == token.SEMICOLON && lit == "\n" {
 			continue
 		}
-		line := file.Line(pos)
+		off := file.Offset(pos)
+		line += bytes.Count(src[counted:off], []byte("\n"))
+		counted = off
 		if line != last {
 			starts = append(starts, len(lex))
 			lines = append(lines, srcLine{blank: last != 0 && line > last+1})
