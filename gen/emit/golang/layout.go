@@ -173,8 +173,9 @@ type layout struct {
 	pending bool
 	closed  role
 	// closedCounted marks a line whose leading closing brackets closed
-	// one that ended its line.
+	// one that ended its line; valuePart, a line past its = or :=.
 	closedCounted bool
+	valuePart     bool
 }
 
 // run lays out every line; false means the unit is not of a known
@@ -226,10 +227,15 @@ func (l *layout) comment(i int) (int, bool) {
 	if next[0].tok == token.CASE || next[0].tok == token.DEFAULT {
 		return 0, false
 	}
-	// A comment before a closing bracket is indented as the lines inside.
-	indent := l.indentOf(nil)
-	if !isCloser(next[0].tok) {
-		indent = l.indentOf(next)
+	// A comment before a closing brace is indented as the lines inside.
+	indent := l.indentOf(next)
+	if isCloser(next[0].tok) {
+		switch l.top() {
+		case roleFields, roleMethods, roleBlock, roleSwitch, roleElements:
+			indent = l.indentOf(nil)
+		default:
+			return 0, false
+		}
 	}
 	for _, d := range doc {
 		l.writeLine(indent, d)
@@ -364,7 +370,7 @@ func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
 			break
 		}
 	}
-	l.sig, l.phase, l.unary = sigNone, phaseNone, false
+	l.sig, l.phase, l.unary, l.valuePart = sigNone, phaseNone, false, false
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]
 		var prev *lexeme
@@ -389,6 +395,7 @@ func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
 		}
 		b.WriteString(t.text())
 		l.unary = l.pending
+		l.valuePart = l.valuePart || t.tok == token.ASSIGN || t.tok == token.DEFINE
 		switch {
 		case field && k == 0:
 			cut()

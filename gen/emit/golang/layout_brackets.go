@@ -100,6 +100,11 @@ func (l *layout) pushParen(prev, lineStart token.Token, last bool, line int) boo
 		}
 	case prev == token.TYPE || prev == token.IMPORT:
 		return false
+	default:
+		switch l.top() {
+		case roleParams, roleRecv, roleTypeParams, roleFields:
+			return false // a parenthesized type
+		}
 	}
 	l.stack = append(l.stack, o)
 	return true

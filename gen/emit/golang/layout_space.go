@@ -30,12 +30,12 @@ func (l *layout) spaceBefore(prev *lexeme, t lexeme, toks []lexeme, k int, lineS
 	if isOperator(t.tok) && !l.pending && !spacedBinary(t.tok) {
 		return false, false
 	}
+	last := k == len(toks)-1
+	if t.tok == token.SEMICOLON && (prev == nil || !controlLine(lineStart) || last || p.IsKeyword()) {
+		return false, false // gofmt drops a semicolon outside a statement's header
+	}
 	if prev == nil {
 		return false, true
-	}
-	last := k == len(toks)-1
-	if t.tok == token.SEMICOLON && (!controlLine(lineStart) || last || p.IsKeyword()) {
-		return false, false // gofmt drops a semicolon outside a statement's header
 	}
 	if t.tok == token.PERIOD && (p == token.INT || p == token.FLOAT || p == token.IMAG) {
 		return false, false // gofmt keeps a number apart from a selector
@@ -132,10 +132,12 @@ func (l *layout) isBlock(lineStart token.Token, last bool) bool {
 // type parameters, specs and declarations of var and type, results.
 func (l *layout) typeContext(lineStart token.Token) bool {
 	switch l.top() {
-	case roleParams, roleRecv, roleTypeParams, roleFields, roleSpecs:
+	case roleParams, roleRecv, roleTypeParams, roleFields:
 		return true
+	case roleSpecs:
+		return !l.valuePart
 	}
-	return lineStart == token.VAR || lineStart == token.TYPE || l.sig != sigNone
+	return (lineStart == token.VAR || lineStart == token.TYPE) && !l.valuePart || l.sig != sigNone
 }
 
 // knownToken reports whether the layout knows how gofmt spaces t.
