@@ -67,11 +67,6 @@ func chunksOf(units []unit, budget int) []*chunk {
 	}
 	var out []*chunk
 	var cur *chunk
-	defer func() {
-		for _, c := range out {
-			c.laidOut = !slices.ContainsFunc(c.units, func(u unit) bool { return u.packageDoc })
-		}
-	}()
 	w := 0
 	for _, u := range units {
 		asIs := u.asIs && cur != nil
@@ -81,6 +76,7 @@ func chunksOf(units []unit, budget int) []*chunk {
 			w = 0
 		}
 		cur.units = append(cur.units, u)
+		cur.laidOut = (len(cur.units) == 1 || cur.laidOut) && !u.packageDoc
 		w += u.weight
 	}
 	return out
@@ -240,6 +236,13 @@ func cut(out []byte) (fm formatted, ok bool) {
 // or a block, into its paths and returns what follows it; ok is false
 // when a spec has an alias or a path not in importNames.
 func cutImports(out []byte) (paths []string, rest []byte, ok bool) {
+	return cutImportsIndented(out, "\t")
+}
+
+// cutImportsIndented is cutImports for a block whose specs start with
+// indent: a tab as gofmt prints it, nothing as jennifer renders it
+// unformatted.
+func cutImportsIndented(out []byte, indent string) (paths []string, rest []byte, ok bool) {
 	if !bytes.HasPrefix(out, []byte("import (\n")) {
 		j := bytes.IndexByte(out, '\n')
 		if j < 0 {
@@ -251,10 +254,10 @@ func cutImports(out []byte) (paths []string, rest []byte, ok bool) {
 	out = out[len("import (\n"):]
 	for !bytes.HasPrefix(out, []byte(")\n")) {
 		j := bytes.IndexByte(out, '\n')
-		if j < 1 || out[0] != '\t' {
+		if j < 1 || !bytes.HasPrefix(out, []byte(indent)) {
 			return nil, nil, false
 		}
-		path, ok := importPath(out[1:j])
+		path, ok := importPath(out[len(indent):j])
 		if !ok {
 			return nil, nil, false
 		}
@@ -282,15 +285,24 @@ func importPath(spec []byte) (string, bool) {
 // in the shape cut expects.
 func join(chunks []*chunk) ([]byte, error) {
 	parts := make([]formatted, len(chunks))
-	seen := map[string]bool{}
-	var paths []string
-	size := 0
 	for i, c := range chunks {
 		fm, ok := cut(c.out)
 		if !ok {
 			return nil, fmt.Errorf("chunk %d of %d is not a formatted file without import aliases", i+1, len(chunks))
 		}
 		parts[i] = fm
+	}
+	return assemble(parts[0].head, parts), nil
+}
+
+// assemble puts formatted parts together as gofmt formats them in one
+// file: head, one import block of every part's paths in path order, then
+// the parts' declarations with one blank line between them.
+func assemble(head []byte, parts []formatted) []byte {
+	seen := map[string]bool{}
+	var paths []string
+	size := 0
+	for _, fm := range parts {
 		size += len(fm.body) + 1
 		for _, p := range fm.imports {
 			if !seen[p] {
@@ -301,8 +313,8 @@ func join(chunks []*chunk) ([]byte, error) {
 	}
 	slices.Sort(paths)
 	var b bytes.Buffer
-	b.Grow(len(parts[0].head) + 64*len(paths) + size)
-	b.Write(parts[0].head)
+	b.Grow(len(head) + 64*len(paths) + size)
+	b.Write(head)
 	writeImports(&b, paths)
 	for _, fm := range parts {
 		if len(fm.body) > 0 {
@@ -310,7 +322,7 @@ func join(chunks []*chunk) ([]byte, error) {
 			b.Write(fm.body)
 		}
 	}
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 // writeImports writes the import declaration gofmt prints for paths,

@@ -5,7 +5,6 @@ import (
 
 	"github.com/cetpgen/cetpgen/gen/emit"
 	"github.com/cetpgen/cetpgen/gen/ir"
-	"github.com/dave/jennifer/jen"
 )
 
 // GenerateChunks is Generate with chunks of the given weight (0: each
@@ -15,8 +14,8 @@ func GenerateChunks(p *ir.Provider, weight int) ([]emit.File, error) {
 }
 
 // UnitLayout is one unit of a generated file: its unformatted rendering,
-// what layUnit makes of it (ok false when it does not know its shape)
-// and what go/format makes of it alone.
+// the bytes Generate writes for it (Known: laid out by layUnit, else
+// formatted by go/format) and what go/format makes of it alone.
 type UnitLayout struct {
 	File      string
 	Raw, Laid []byte
@@ -28,43 +27,27 @@ type UnitLayout struct {
 func UnitLayouts(p *ir.Provider) ([]UnitLayout, error) {
 	tools := toolList(p)
 	uses := make([]helperUses, len(p.Decls))
-	files := map[string][]unit{
-		"doc.go":      {{render: func(f *jen.File) { renderDoc(f, p) }}},
-		"types.go":    typeUnits(p, uses),
-		"provider.go": providerUnits(p, tools),
-		"client.go":   clientUnits(p, tools),
+	files := [][]unit{typeUnits(p, uses), providerUnits(p, tools), clientUnits(p, tools)}
+	for _, u := range files[0] {
+		u.render(newFile(p)) // records the helpers the declarations use
+	}
+	if h := helperUnit(uses); h != nil {
+		files[0] = append(files[0], *h)
 	}
 	var out []UnitLayout
-	for _, name := range []string{"doc.go", "types.go", "provider.go", "client.go"} {
-		units := files[name]
-		if name == "types.go" {
-			for _, u := range units {
-				u.render(jen.NewFile(p.Targets.GoPackage))
-			}
-			if h := helperUnit(uses); h != nil {
-				units = append(units, *h)
-			}
-		}
+	for i, units := range files {
 		for _, u := range units {
-			f := newFile(p)
-			f.NoFormat = true
-			u.render(f)
 			var raw bytes.Buffer
-			if err := f.Render(&raw); err != nil {
-				return nil, err
-			}
-			ul := UnitLayout{File: name, Raw: raw.Bytes()}
-			if _, src, ok := cutUnformatted(raw.Bytes(), p.Targets.GoPackage); ok {
-				ul.Raw = src
-				ul.Laid, ul.Known = layUnit(src)
-			}
-			formatted, err := renderFile(p, false, u.render)
+			laid, known, err := layOutUnit(p, u, &raw)
 			if err != nil {
 				return nil, err
 			}
-			fm, _ := cut(formatted)
-			ul.Formatted = fm.body
-			out = append(out, ul)
+			formatted, err := formatUnit(p, u)
+			if err != nil {
+				return nil, err
+			}
+			name := []string{"types.go", "provider.go", "client.go"}[i]
+			out = append(out, UnitLayout{File: name, Raw: raw.Bytes(), Laid: laid.body, Formatted: formatted.body, Known: known})
 		}
 	}
 	return out, nil

@@ -16,11 +16,12 @@ import (
 // var groups whose every spec has a type and a value, functions whose
 // statements are assignments, calls, returns, if, for, switch and
 // composite literals, with gofmt's alignment of struct fields, const
-// specs and keyed elements. On anything else, such as an arithmetic
-// operator, a trailing comment, a label or a key of more than 40 bytes,
-// it reports false and the unit goes through go/format. It is an
-// optimization only: TestChunksJoinAsWhole and FuzzLayUnit compare it
-// with go/format.
+// specs and keyed elements. On what it does not follow, such as an
+// arithmetic operator, a trailing comment, a label, parentheses gofmt
+// would drop, a key of several tokens or of more than 40 bytes, or a
+// comment gofmt would rewrite, it reports false and the unit goes
+// through go/format. It is an optimization only: TestChunksJoinAsWhole,
+// TestLayUnitMatchesGofmt and FuzzLayUnit compare it with go/format.
 func layUnit(src []byte) ([]byte, bool) {
 	toks, ok := scanLines(src)
 	if !ok {
@@ -144,10 +145,9 @@ type open struct {
 type sigState int
 
 const (
-	sigNone    sigState = iota
-	sigParams           // the parameters just closed: results or a body may follow
-	sigResult           // inside a result type without parentheses
-	sigResults          // the parenthesized results just closed
+	sigNone   sigState = iota
+	sigParams          // the parameters just closed: results or a body may follow
+	sigResult          // inside a result type, or after the results' parentheses
 )
 
 // layout is the state of laying out one unit.
@@ -245,9 +245,10 @@ func (l *layout) comment(i int) (int, bool) {
 
 // declBreak writes the line break gofmt puts before a top-level
 // declaration starting with kw: a blank line after a declaration of
-// another keyword or before one with a doc comment.
-func (l *layout) declBreak(kw token.Token, doc bool) {
-	if l.lastDecl != token.ILLEGAL && (kw != l.lastDecl || doc) {
+// another keyword, before one with a doc comment, or where the source
+// has one (blank).
+func (l *layout) declBreak(kw token.Token, blank bool) {
+	if l.lastDecl != token.ILLEGAL && (kw != l.lastDecl || blank) {
 		l.out.WriteByte('\n')
 	}
 	l.lastDecl = kw
@@ -293,7 +294,7 @@ func (l *layout) code(ln srcLine, doc bool) bool {
 		switch toks[0].tok {
 		case token.TYPE, token.FUNC, token.CONST, token.VAR:
 			if !doc {
-				l.declBreak(toks[0].tok, false)
+				l.declBreak(toks[0].tok, ln.blank)
 			}
 		default:
 			return false
@@ -334,7 +335,10 @@ func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
 		b.Reset()
 	}
 	field, spec, keyed := parent == roleFields, parent == roleSpecs, parent == roleElements
-	embeddedGeneric := len(toks) > 2 && toks[1].tok == token.LBRACK && toks[2].tok != token.RBRACK && toks[2].tok != token.INT
+	// A[T] or A[0] alone is an embedded generic type, not a name and an
+	// array type.
+	embeddedGeneric := len(toks) > 2 && toks[1].tok == token.LBRACK && toks[2].tok != token.RBRACK &&
+		(toks[2].tok != token.INT || len(toks) <= 4 || toks[4].tok == token.STRING)
 	if field && (len(toks) < 2 || toks[0].tok != token.IDENT || toks[1].tok == token.COMMA || toks[1].tok == token.PERIOD || embeddedGeneric) {
 		if !(len(toks) == 1 && toks[0].tok == token.RBRACE) {
 			return nil, false // embedded or multi-name fields
@@ -350,11 +354,8 @@ func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
 	}
 	if keyed {
 		keyed = len(toks) >= 3 && toks[1].tok == token.COLON && isKey(toks[0])
-		if keyed && len(toks[0].text()) > 40 {
-			return nil, false
-		}
-		if !keyed && len(toks) >= 2 && toks[1].tok == token.COLON {
-			return nil, false
+		if keyed && len(toks[0].text()) > 40 || !keyed && colonAt(toks) >= 0 {
+			return nil, false // a long key, or a key of several tokens, which gofmt aligns by size
 		}
 	}
 	if parent == roleBlock && len(toks) >= 2 && toks[0].tok == token.IDENT && toks[1].tok == token.COLON {
@@ -429,6 +430,25 @@ func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
 	}
 
 	return append(cells, b.String()), true
+}
+
+// colonAt is the index of the first colon of toks outside brackets, or
+// -1.
+func colonAt(toks []lexeme) int {
+	depth := 0
+	for i, t := range toks {
+		switch t.tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+		case token.COLON:
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // isKey reports whether t may be the key of an aligned element.

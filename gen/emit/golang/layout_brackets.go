@@ -35,6 +35,9 @@ func (l *layout) push(t lexeme, toks []lexeme, k int, lineStart token.Token) boo
 		}
 		return true
 	case token.LPAREN:
+		if grouping(prev) && (next == token.LPAREN || stripsParens(prev, lineStart)) {
+			return false // parentheses gofmt removes
+		}
 		return l.pushParen(prev, lineStart, last, t.line)
 	case token.LBRACK:
 		r := roleIndex
@@ -43,12 +46,10 @@ func (l *layout) push(t lexeme, toks []lexeme, k int, lineStart token.Token) boo
 			r = roleType
 		case l.phase == phaseNamed && prev == token.IDENT:
 			r = roleTypeParams
-		case lineStart == token.TYPE && k == 2:
-			// type parameters, a name and its constraint; else an array
-			if k+2 >= len(toks) || toks[k+1].tok != token.IDENT || toks[k+2].tok != token.IDENT {
-				return false
-			}
+		case typeParamsAt(toks, k, lineStart):
 			r = roleTypeParams
+		case lineStart == token.TYPE && k == 2 && !(next == token.RBRACK || k+2 < len(toks) && toks[k+2].tok == token.RBRACK):
+			return false // type parameters with a constraint of more than a name
 		}
 		l.stack = append(l.stack, open{role: r, counted: last, line: t.line})
 		return true
@@ -161,7 +162,7 @@ func (l *layout) pop(t token.Token) bool {
 	case roleParams:
 		l.sig, l.sigDepth = sigParams, len(l.stack)
 		if o.results {
-			l.sig = sigResults
+			l.sig = sigResult
 		}
 	}
 	return true
@@ -199,8 +200,32 @@ func onlyClosers(toks []lexeme) bool {
 // switch or else, whose last brace opens a block.
 func controlLine(t token.Token) bool {
 	switch t {
-	case token.IF, token.FOR, token.SWITCH, token.SELECT, token.ELSE:
+	case token.IF, token.FOR, token.SWITCH, token.ELSE:
 		return true
+	}
+	return false
+}
+
+// grouping reports whether a parenthesis after prev groups an
+// expression rather than opening a call, a conversion, a signature or a
+// group of specs.
+func grouping(prev token.Token) bool {
+	switch prev {
+	case token.IDENT, token.RPAREN, token.RBRACK, token.RBRACE, token.FUNC, token.CONST, token.VAR, token.TYPE, token.IMPORT, token.STRING:
+		return false
+	}
+	return true
+}
+
+// stripsParens reports whether gofmt drops the parentheses around an
+// expression after prev: the header of an if, for or switch, or the
+// operand of range.
+func stripsParens(prev, lineStart token.Token) bool {
+	switch prev {
+	case token.IF, token.FOR, token.SWITCH, token.RANGE:
+		return true
+	case token.SEMICOLON:
+		return controlLine(lineStart)
 	}
 	return false
 }

@@ -20,6 +20,19 @@ func FuzzLayUnit(f *testing.F) {
 		"// S.\nfunc (u U) MarshalJSON () ([] byte,error) {\nswitch  {\ncase u.A != nil:\nreturn json.Marshal (u.A)\n}\nreturn nil,errors.New (\"none\")\n}\n",
 		"// H handles.\ntype H interface {\n// Do does.\n//\n// More.\nDo (ctx context.Context,in X) (Y,error)\n}\n",
 		"// G.\ntype G[T any]struct {\nValue T\nSet bool\n}\n",
+		// Found in review, once laid out unlike gofmt: keys of several
+		// tokens, a leading variadic, a named array length, a blank line
+		// between declarations, parentheses gofmt drops.
+		"var m = map[string]int{\npkg.A:1,\npkg.LongName:2,\n}\n",
+		"var m = map[int]string{\n-1:\"a\",\n100:\"b\",\n}\n",
+		"func f (...string) {}\n",
+		"type F func (...any) error\n",
+		"func f (buf [N] byte) {}\n",
+		"var x [N] int\n",
+		"type A int\n\ntype B int\n",
+		"func f () {\nif (x) {\nreturn\n}\n}\n",
+		"func f () {\nx := ((y))\n}\n",
+		"var _ = ((* T)) (nil)\n",
 	} {
 		f.Add(seed)
 	}

@@ -3,7 +3,6 @@ package golang
 import (
 	"bytes"
 	"fmt"
-	"slices"
 
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/dave/jennifer/jen"
@@ -29,61 +28,49 @@ func renderLaidOut(p *ir.Provider, first bool, units []unit) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
-	var body, raw bytes.Buffer
+	parts := make([]formatted, 0, len(units))
+	var raw bytes.Buffer
 	for _, u := range units {
 		raw.Reset()
-		imports, text, err := layOutUnit(p, u, &raw)
+		fm, _, err := layOutUnit(p, u, &raw)
 		if err != nil {
 			return nil, err
 		}
-		if len(text) == 0 {
-			continue
-		}
-		for _, path := range imports {
-			if !slices.Contains(paths, path) {
-				paths = append(paths, path)
-			}
-		}
-		if body.Len() > 0 {
-			body.WriteByte('\n')
-		}
-		body.Write(text)
+		parts = append(parts, fm)
 	}
-	slices.Sort(paths)
-	var b bytes.Buffer
-	b.Write(head)
-	writeImports(&b, paths)
-	if body.Len() > 0 {
-		b.WriteByte('\n')
-		b.Write(body.Bytes())
-	}
-	return b.Bytes(), nil
+	return assemble(head, parts), nil
 }
 
 // layOutUnit renders one unit into raw, an empty buffer, and returns its
-// import paths and its declarations as gofmt prints them.
-func layOutUnit(p *ir.Provider, u unit, raw *bytes.Buffer) ([]string, []byte, error) {
+// import paths and declarations as gofmt prints them; laid reports that
+// layUnit laid them out, not go/format.
+func layOutUnit(p *ir.Provider, u unit, raw *bytes.Buffer) (fm formatted, laid bool, err error) {
 	f := newFile(p)
 	f.NoFormat = true
 	u.render(f)
 	if err := f.Render(raw); err != nil {
-		return nil, nil, err
+		return fm, false, err
 	}
 	if imports, src, ok := cutUnformatted(raw.Bytes(), p.Targets.GoPackage); ok {
 		if out, ok := layUnit(src); ok {
-			return imports, out, nil
+			return formatted{imports: imports, body: out}, true, nil
 		}
 	}
+	fm, err = formatUnit(p, u)
+	return fm, false, err
+}
+
+// formatUnit renders one unit and formats it by go/format alone.
+func formatUnit(p *ir.Provider, u unit) (formatted, error) {
 	out, err := renderFile(p, false, u.render)
 	if err != nil {
-		return nil, nil, err
+		return formatted{}, err
 	}
 	fm, ok := cut(out)
 	if !ok {
-		return nil, nil, fmt.Errorf("a unit formatted alone is not a formatted file without import aliases: %.80q", out)
+		return fm, fmt.Errorf("a unit formatted alone is not a formatted file without import aliases: %.80q", out)
 	}
-	return fm.imports, fm.body, nil
+	return fm, nil
 }
 
 // cutUnformatted splits jennifer's unformatted rendering of a file of
@@ -101,20 +88,5 @@ func cutUnformatted(raw []byte, pkg string) (paths []string, rest []byte, ok boo
 	if !ok || !bytes.HasPrefix(rest, []byte("import ")) {
 		return nil, rest, ok
 	}
-	if !bytes.HasPrefix(rest, []byte("import (\n")) {
-		line, after, _ := bytes.Cut(rest[len("import "):], []byte("\n"))
-		path, ok := importPath(line)
-		return []string{path}, after, ok
-	}
-	rest = rest[len("import (\n"):]
-	for !bytes.HasPrefix(rest, []byte(")\n")) {
-		line, after, found := bytes.Cut(rest, []byte("\n"))
-		path, ok := importPath(line)
-		if !found || !ok {
-			return nil, nil, false
-		}
-		paths = append(paths, path)
-		rest = after
-	}
-	return paths, rest[len(")\n"):], true
+	return cutImportsIndented(rest, "")
 }

@@ -8,7 +8,7 @@ type funcPhase int
 const (
 	phaseNone    funcPhase = iota
 	phaseDecl              // after the func of a declaration: a receiver or the name follows
-	phaseRecv              // inside the receiver
+	phaseRecv              // inside the receiver, whose names are not the function's
 	phaseName              // after the receiver: the name follows
 	phaseNamed             // after the name: type parameters or parameters follow
 	phaseLiteral           // after the func of a literal or type: parameters follow
@@ -49,7 +49,7 @@ func (l *layout) spaceBefore(prev *lexeme, t lexeme, toks []lexeme, k int, lineS
 	case token.RBRACE:
 		return false, p != token.COMMA
 	case token.ELLIPSIS:
-		return l.top() == roleParams, true
+		return l.top() == roleParams && p != token.LPAREN, true
 	}
 	if p == token.LPAREN || p == token.LBRACK || p == token.LBRACE || p == token.PERIOD || p == token.ELLIPSIS || l.unary {
 		return false, true
@@ -78,9 +78,7 @@ func (l *layout) spaceBefore(prev *lexeme, t lexeme, toks []lexeme, k int, lineS
 		case p == token.MAP:
 			return false, true
 		case p == token.IDENT && !last && l.typeContext(lineStart):
-			// a name and a slice or array type, not type arguments
-			next := toks[k+1].tok
-			return next == token.RBRACK || next == token.INT, true
+			return isName(toks, k-1) && !typeParamsAt(toks, k, lineStart), true
 		}
 		return p.IsKeyword(), true
 	case token.LBRACE:
@@ -211,4 +209,25 @@ func plainNumber(lit string) bool {
 		}
 	}
 	return true
+}
+
+// isName reports whether the identifier at toks[i] of a line of types is
+// a name being declared, which a blank sets off from its type, rather
+// than a type, which its type arguments follow unspaced: the first of
+// the line, or after a parenthesis, a comma or var.
+func isName(toks []lexeme, i int) bool {
+	if i == 0 {
+		return true
+	}
+	switch toks[i-1].tok {
+	case token.LPAREN, token.COMMA, token.VAR, token.TYPE:
+		return true
+	}
+	return false
+}
+
+// typeParamsAt reports whether the bracket at toks[k] opens the type
+// parameters of a type declaration: a name and its constraint.
+func typeParamsAt(toks []lexeme, k int, lineStart token.Token) bool {
+	return lineStart == token.TYPE && k == 2 && k+2 < len(toks) && toks[k+1].tok == token.IDENT && toks[k+2].tok == token.IDENT
 }
