@@ -327,42 +327,9 @@ func (l *layout) code(ln srcLine, doc bool) bool {
 // value of a const or var spec; key and value of a keyed element on one
 // line. A line of one cell is not aligned.
 func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
-	depth := len(l.stack)
-	var b strings.Builder
-	var cells []string
-	cut := func() {
-		cells = append(cells, b.String())
-		b.Reset()
-	}
-	field, spec, keyed := parent == roleFields, parent == roleSpecs, parent == roleElements
-	// A[T] or A[0] alone is an embedded generic type, not a name and an
-	// array type.
-	embeddedGeneric := len(toks) > 2 && toks[1].tok == token.LBRACK && toks[2].tok != token.RBRACK &&
-		(toks[2].tok != token.INT || len(toks) <= 4 || toks[4].tok == token.STRING)
-	if field && (len(toks) < 2 || toks[0].tok != token.IDENT || toks[1].tok == token.COMMA || toks[1].tok == token.PERIOD || embeddedGeneric) {
-		if !(len(toks) == 1 && toks[0].tok == token.RBRACE) {
-			return nil, false // embedded or multi-name fields
-		}
-		field = false
-	}
-	if spec && toks[0].tok != token.RPAREN {
-		if len(toks) < 4 || toks[0].tok != token.IDENT || toks[1].tok == token.ASSIGN || toks[1].tok == token.COMMA {
-			return nil, false // a spec without a type, or of several names
-		}
-	} else {
-		spec = false
-	}
-	if keyed {
-		keyed = len(toks) >= 3 && toks[1].tok == token.COLON && isKey(toks[0])
-		if keyed && len(toks[0].text()) > 40 || !keyed && colonAt(toks) >= 0 {
-			return nil, false // a long key, or a key of several tokens, which gofmt aligns by size
-		}
-	}
-	if parent == roleBlock && len(toks) >= 2 && toks[0].tok == token.IDENT && toks[1].tok == token.COLON {
-		return nil, false // a label
-	}
-	if (parent == roleBlock || parent == roleSwitch) && len(l.stack) > 0 && toks[0].tok == token.LBRACE {
-		return nil, false // a bare block
+	field, spec, keyed, ok := lineShape(toks, parent, len(l.stack) > 0)
+	if !ok {
+		return nil, false
 	}
 	lineStart := token.ILLEGAL
 	for _, t := range toks {
@@ -371,54 +338,24 @@ func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
 			break
 		}
 	}
+	depth := len(l.stack)
+	var b strings.Builder
+	var cells []string
 	l.sig, l.phase, l.unary, l.valuePart = sigNone, phaseNone, false, false
-	for k := 0; k < len(toks); k++ {
-		t := toks[k]
-		var prev *lexeme
-		if k > 0 {
-			prev = &toks[k-1]
-		}
-		space, ok := l.spaceBefore(prev, t, toks, k, lineStart)
-		if !ok {
+	for k := range toks {
+		if !l.print(&b, toks, k, lineStart, parent, depth) {
 			return nil, false
 		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		if t.tok == token.COMMENT {
-			return nil, false // a comment after code
-		}
-		if t.tok == token.COMMA && k < len(toks)-1 && len(l.stack) == depth && (parent == roleElements || parent == roleCall) {
-			return nil, false // two elements on one line of a list that has a line each
-		}
-		if !l.push(t, toks, k, lineStart) {
-			return nil, false
-		}
-		b.WriteString(t.text())
-		l.unary = l.pending
-		l.valuePart = l.valuePart || t.tok == token.ASSIGN || t.tok == token.DEFINE
-		switch {
-		case field && k == 0:
-			cut()
-		case field && k == len(toks)-2 && toks[k+1].tok == token.STRING && len(l.stack) == depth:
-			cut()
-		case spec && k == 0:
-			cut()
-		case spec && k+1 < len(toks) && toks[k+1].tok == token.ASSIGN && len(l.stack) == depth:
-			cut()
-		case keyed && k == 1:
-			cut()
+		atDepth := len(l.stack) == depth
+		if field && (k == 0 || k == len(toks)-2 && toks[k+1].tok == token.STRING && atDepth) ||
+			spec && (k == 0 || k+1 < len(toks) && toks[k+1].tok == token.ASSIGN && atDepth) ||
+			keyed && k == 1 {
+			cells = append(cells, b.String())
+			b.Reset()
 		}
 	}
-	if end := toks[len(toks)-1].tok; end == token.PERIOD || isOperator(end) && end != token.INC && end != token.DEC ||
-		end == token.COLON && lineStart != token.CASE && lineStart != token.DEFAULT {
-		return nil, false // an expression continued on the next line
-	}
-	if (lineStart == token.CASE || lineStart == token.DEFAULT) && (toks[len(toks)-1].tok != token.COLON || parent != roleSwitch) {
-		return nil, false // a statement after a case label, or a case outside a switch
-	}
-	if len(l.stack) > 0 && !l.stack[len(l.stack)-1].counted {
-		return nil, false // a line break inside a bracket opened mid-line
+	if !lineEndKnown(toks, lineStart, parent) || len(l.stack) > 0 && !l.stack[len(l.stack)-1].counted {
+		return nil, false // a line continued, or broken inside a bracket opened mid-line
 	}
 	// An aligned line is one whole field, spec or element; a line that
 	// opens a bracket it does not close is a multi-line element.
@@ -428,8 +365,84 @@ func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
 		}
 		return []string{strings.Join(append(cells, b.String()), " ")}, true
 	}
-
 	return append(cells, b.String()), true
+}
+
+// print prints toks[k] into b after the blank gofmt puts before it, and
+// follows its brackets; false means a token or shape the layout does not
+// know.
+func (l *layout) print(b *strings.Builder, toks []lexeme, k int, lineStart token.Token, parent role, depth int) bool {
+	t := toks[k]
+	var prev *lexeme
+	if k > 0 {
+		prev = &toks[k-1]
+	}
+	space, ok := l.spaceBefore(prev, t, toks, k, lineStart)
+	switch {
+	case !ok, t.tok == token.COMMENT: // a comment after code
+		return false
+	case t.tok == token.COMMA && k < len(toks)-1 && len(l.stack) == depth && (parent == roleElements || parent == roleCall):
+		return false // two elements on one line of a list that has a line each
+	case !l.push(t, toks, k, lineStart):
+		return false
+	}
+	if space && b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	b.WriteString(t.text())
+	l.unary = l.pending
+	l.valuePart = l.valuePart || t.tok == token.ASSIGN || t.tok == token.DEFINE
+	return true
+}
+
+// lineShape reports which aligned line toks may be in a bracket of role
+// parent (nested: inside any bracket): a struct field, a const or var
+// spec, a keyed element; ok is false for a line the layout does not
+// know: an embedded or multi-name field, a spec without a type, a key
+// of several tokens or over 40 bytes, a label, a bare block.
+func lineShape(toks []lexeme, parent role, nested bool) (field, spec, keyed, ok bool) {
+	switch parent {
+	case roleFields:
+		if len(toks) == 1 && toks[0].tok == token.RBRACE {
+			return false, false, false, true
+		}
+		// A[T] or A[0] alone is an embedded generic type, not a name and
+		// an array type.
+		embeddedGeneric := len(toks) > 2 && toks[1].tok == token.LBRACK && toks[2].tok != token.RBRACK &&
+			(toks[2].tok != token.INT || len(toks) <= 4 || toks[4].tok == token.STRING)
+		named := len(toks) >= 2 && toks[0].tok == token.IDENT && toks[1].tok != token.COMMA && toks[1].tok != token.PERIOD
+		return true, false, false, named && !embeddedGeneric
+	case roleSpecs:
+		if toks[0].tok == token.RPAREN {
+			return false, false, false, true
+		}
+		typed := len(toks) >= 4 && toks[0].tok == token.IDENT && toks[1].tok != token.ASSIGN && toks[1].tok != token.COMMA
+		return false, true, false, typed
+	case roleElements:
+		keyed = len(toks) >= 3 && toks[1].tok == token.COLON && isKey(toks[0])
+		long := keyed && len(toks[0].text()) > 40
+		return false, false, keyed, !long && (keyed || colonAt(toks) < 0)
+	case roleBlock, roleSwitch:
+		label := parent == roleBlock && len(toks) >= 2 && toks[0].tok == token.IDENT && toks[1].tok == token.COLON
+		bare := nested && toks[0].tok == token.LBRACE
+		return false, false, false, !label && !bare
+	}
+	return false, false, false, true
+}
+
+// lineEndKnown reports whether a line ends where gofmt ends it too: not
+// inside an expression (after a dot, an operator or a colon other than a
+// case's), and a case line right after its colon.
+func lineEndKnown(toks []lexeme, lineStart token.Token, parent role) bool {
+	end := toks[len(toks)-1].tok
+	caseLine := lineStart == token.CASE || lineStart == token.DEFAULT
+	switch {
+	case end == token.PERIOD, isOperator(end) && end != token.INC && end != token.DEC, end == token.COLON && !caseLine:
+		return false
+	case caseLine:
+		return end == token.COLON && parent == roleSwitch
+	}
+	return true
 }
 
 // colonAt is the index of the first colon of toks outside brackets, or

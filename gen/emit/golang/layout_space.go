@@ -61,6 +61,32 @@ func (l *layout) spaceBefore(prev *lexeme, t lexeme, toks []lexeme, k int, lineS
 		return true, true
 	}
 	switch t.tok {
+	case token.LPAREN, token.LBRACK, token.LBRACE:
+		return l.spaceBeforeOpen(p, t.tok, toks, k, lineStart)
+	}
+	if isOperator(t.tok) {
+		if l.pending {
+			return p.IsKeyword() || afterSig || p == token.IDENT, true
+		}
+		return true, true
+	}
+	// t is a word: an identifier, a literal or a keyword.
+	switch p {
+	case token.RBRACK:
+		return l.closed == roleTypeParams, true
+	case token.RPAREN:
+		return true, true
+	case token.RBRACE:
+		return t.tok == token.ELSE, true
+	}
+	return true, true
+}
+
+// spaceBeforeOpen is spaceBefore for an opening bracket after p: a
+// blank before a receiver, results, a type after a name, or a block.
+func (l *layout) spaceBeforeOpen(p, open token.Token, toks []lexeme, k int, lineStart token.Token) (space, ok bool) {
+	last := k == len(toks)-1
+	switch open {
 	case token.LPAREN:
 		switch {
 		case p == token.FUNC:
@@ -90,22 +116,7 @@ func (l *layout) spaceBefore(prev *lexeme, t lexeme, toks []lexeme, k int, lineS
 		}
 		return p.IsKeyword(), true
 	}
-	if isOperator(t.tok) {
-		if l.pending {
-			return p.IsKeyword() || afterSig || p == token.IDENT, true
-		}
-		return true, true
-	}
-	// t is a word: an identifier, a literal or a keyword.
-	switch p {
-	case token.RBRACK:
-		return l.closed == roleTypeParams, true
-	case token.RPAREN:
-		return true, true
-	case token.RBRACE:
-		return t.tok == token.ELSE, true
-	}
-	return true, true
+	return false, true
 }
 
 // top is the role of the innermost open bracket.
