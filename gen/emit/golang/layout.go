@@ -2,7 +2,6 @@ package golang
 
 import (
 	"bytes"
-	"go/scanner"
 	"go/token"
 	"strings"
 	"unicode"
@@ -23,7 +22,9 @@ import (
 // through go/format. It is an optimization only: TestChunksJoinAsWhole,
 // TestLayUnitMatchesGofmt and FuzzLayUnit compare it with go/format.
 func layUnit(src []byte) ([]byte, bool) {
-	toks, ok := scanLines(src)
+	lx := lexers.Get().(*lexer)
+	defer lexers.Put(lx)
+	toks, ok := lx.scanLines(src)
 	if !ok {
 		return nil, false
 	}
@@ -33,81 +34,6 @@ func layUnit(src []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return l.out.Bytes(), true
-}
-
-// lexeme is one token of the source.
-type lexeme struct {
-	tok  token.Token
-	lit  string
-	line int
-}
-
-// text is the lexeme as gofmt prints it.
-func (x lexeme) text() string {
-	if x.lit != "" {
-		return x.lit
-	}
-	return x.tok.String()
-}
-
-// srcLine is the tokens of one source line; blank reports an empty line
-// before it.
-type srcLine struct {
-	toks  []lexeme
-	blank bool
-}
-
-// scanLines scans src into its lines of tokens, dropping the semicolons
-// the scanner inserts at line ends; ok is false on a scan error. The
-// lines share one array of tokens.
-func scanLines(src []byte) ([]srcLine, bool) {
-	fset := token.NewFileSet()
-	file := fset.AddFile("", -1, len(src))
-	var s scanner.Scanner
-	failed := false
-	s.Init(file, src, func(token.Position, string) { failed = true }, scanner.ScanComments)
-	n := bytes.Count(src, []byte("\n")) + 1
-	lex := make([]lexeme, 0, len(src)/16)
-	starts := make([]int, 0, n) // the index in lex of each line's first token
-	lines := make([]srcLine, 0, n)
-	last, line, counted := 0, 1, 0 // counted: the offset up to which line counts newlines
-	for {
-		pos, tok, lit := s.Scan()
-		if tok == token.EOF || failed {
-			break
-		}
-		if tok == token.SEMICOLON && lit == "\n" {
-			continue
-		}
-		off := file.Offset(pos)
-		line += bytes.Count(src[counted:off], []byte("\n"))
-		counted = off
-		if line != last {
-			starts = append(starts, len(lex))
-			lines = append(lines, srcLine{blank: last != 0 && line > last+1})
-			last = line
-		}
-		switch tok {
-		case token.CHAR, token.STRING, token.COMMENT:
-			// A tab would be a cell of gofmt's tabwriter, a newline a
-			// line the layout does not count.
-			if strings.ContainsAny(lit, "\t\v\f\r\n\xff") || strings.HasPrefix(lit, "/*") {
-				return nil, false
-			}
-		case token.IDENT, token.INT, token.FLOAT, token.IMAG:
-		default:
-			lit = ""
-		}
-		lex = append(lex, lexeme{tok: tok, lit: lit, line: line})
-	}
-	for i := range lines {
-		end := len(lex)
-		if i+1 < len(starts) {
-			end = starts[i+1]
-		}
-		lines[i].toks = lex[starts[i]:end:end]
-	}
-	return lines, !failed
 }
 
 // role is what an open bracket holds.
