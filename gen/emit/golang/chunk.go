@@ -44,8 +44,12 @@ type chunk struct {
 	// laidOut makes each unit laid out by layUnit instead of go/format
 	// where it knows the unit's shape.
 	laidOut bool
-	out     []byte
-	err     error
+	// out is the chunk's formatted file; a laid-out chunk has head, the
+	// file's header and package clause, and parts, one per unit, instead.
+	out   []byte
+	head  []byte
+	parts []formatted
+	err   error
 }
 
 // weight is the chunk's share of the formatting work.
@@ -76,7 +80,7 @@ func chunksOf(units []unit, budget int) []*chunk {
 			w = 0
 		}
 		cur.units = append(cur.units, u)
-		cur.laidOut = (len(cur.units) == 1 || cur.laidOut) && !u.packageDoc
+		cur.laidOut = (len(cur.units) == 1 || cur.laidOut) && !u.packageDoc && !cur.asIs
 		w += u.weight
 	}
 	return out
@@ -89,7 +93,7 @@ func (c *chunk) render(p *ir.Provider) {
 		return
 	}
 	if c.laidOut {
-		c.out, c.err = renderLaidOut(p, c.first, c.units)
+		c.head, c.parts, c.err = renderLaidOut(p, c.first, c.units)
 		return
 	}
 	c.out, c.err = renderFile(p, c.first, func(f *jen.File) {
@@ -284,15 +288,24 @@ func importPath(spec []byte) (string, bool) {
 // one blank line between chunks. It fails when a chunk's output is not
 // in the shape cut expects.
 func join(chunks []*chunk) ([]byte, error) {
-	parts := make([]formatted, len(chunks))
+	var head []byte
+	var parts []formatted
 	for i, c := range chunks {
-		fm, ok := cut(c.out)
-		if !ok {
-			return nil, fmt.Errorf("chunk %d of %d is not a formatted file without import aliases", i+1, len(chunks))
+		if c.laidOut {
+			parts = append(parts, c.parts...)
+		} else {
+			fm, ok := cut(c.out)
+			if !ok {
+				return nil, fmt.Errorf("chunk %d of %d is not a formatted file without import aliases", i+1, len(chunks))
+			}
+			parts = append(parts, fm)
+			c.head = fm.head
 		}
-		parts[i] = fm
+		if i == 0 {
+			head = c.head
+		}
 	}
-	return assemble(parts[0].head, parts), nil
+	return assemble(head, parts), nil
 }
 
 // assemble puts formatted parts together as gofmt formats them in one

@@ -89,7 +89,7 @@ func (f *goFile) data() ([]byte, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	if len(f.chunks) == 1 {
+	if len(f.chunks) == 1 && !f.chunks[0].laidOut {
 		return f.chunks[0].out, nil
 	}
 	data, err := join(f.chunks)

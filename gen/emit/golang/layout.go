@@ -3,7 +3,9 @@ package golang
 import (
 	"bytes"
 	"go/token"
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,13 +24,13 @@ import (
 // through go/format. It is an optimization only: TestChunksJoinAsWhole,
 // TestLayUnitMatchesGofmt and FuzzLayUnit compare it with go/format.
 func layUnit(src []byte) ([]byte, bool) {
-	lx := lexers.Get().(*lexer)
-	defer lexers.Put(lx)
-	toks, ok := lx.scanLines(src)
+	l := layouts.Get().(*layout)
+	defer layouts.Put(l)
+	toks, ok := l.lex.scanLines(src)
 	if !ok {
 		return nil, false
 	}
-	l := &layout{lines: toks}
+	l.reset(toks)
 	l.out.Grow(len(src) + len(src)/8)
 	if !l.run() {
 		return nil, false
@@ -76,16 +78,25 @@ const (
 	sigResult          // inside a result type, or after the results' parentheses
 )
 
-// layout is the state of laying out one unit.
+// layout is the state of laying out one unit. Its slices are kept
+// between units (layouts); out, the result, is not.
 type layout struct {
+	lex   lexer
 	lines []srcLine
 	out   bytes.Buffer
 	stack []open
-	// section is the run of aligned lines not yet written, and sectionRole
-	// the bracket role they belong to.
-	section     [][]string
+	// text holds the printed cells not yet written: those of the aligned
+	// lines pending and of the line being printed. A cell is a slice of
+	// it; cells are the pending cells in order, rows the end in cells of
+	// each pending aligned line, and widths a cell's padded width.
+	text   []byte
+	cells  [][]byte
+	rows   []int
+	widths []int
+	// sectionRole is the bracket role of the pending aligned lines, and
+	// sectionAt their indentation.
 	sectionRole role
-	sectionAt   int // indentation of the section's lines
+	sectionAt   int
 	// lastDecl is the keyword of the last top-level declaration.
 	lastDecl token.Token
 	sig      sigState
@@ -102,6 +113,18 @@ type layout struct {
 	// one that ended its line; valuePart, a line past its = or :=.
 	closedCounted bool
 	valuePart     bool
+}
+
+// layouts holds the layouts not in use.
+var layouts = sync.Pool{New: func() any { return new(layout) }}
+
+// reset readies l for a unit of the given lines, keeping its slices'
+// arrays.
+func (l *layout) reset(lines []srcLine) {
+	*l = layout{
+		lex: l.lex, lines: lines,
+		stack: l.stack[:0], text: l.text[:0], cells: l.cells[:0], rows: l.rows[:0], widths: l.widths[:0],
+	}
 }
 
 // run lays out every line; false means the unit is not of a known
@@ -231,31 +254,35 @@ func (l *layout) code(ln srcLine, doc bool) bool {
 	if len(l.stack) > 0 {
 		parent = l.stack[len(l.stack)-1].role
 	}
-	cells, ok := l.lineCells(toks, parent)
+	n, ok := l.lineCells(toks, parent)
 	if !ok {
 		return false
 	}
-	if len(cells) > 1 {
-		if len(l.section) > 0 && (l.sectionRole != parent || l.sectionAt != indent) {
+	if n > 1 {
+		if len(l.rows) > 0 && (l.sectionRole != parent || l.sectionAt != indent) {
 			l.flush()
 		}
-		l.section = append(l.section, cells)
+		l.rows = append(l.rows, len(l.cells))
 		l.sectionRole, l.sectionAt = parent, indent
 		return true
 	}
 	l.flush()
-	l.writeLine(indent, cells[0])
+	l.indent(indent)
+	l.out.Write(l.cells[0])
+	l.out.WriteByte('\n')
+	l.cells, l.text = l.cells[:0], l.text[:0]
 	return true
 }
 
-// lineCells prints the tokens of a line and cuts them into the cells
+// lineCells prints the tokens of a line into l.text and cuts them into
+// the cells
 // gofmt aligns: name, type and tag of a struct field; name, type and
 // value of a const or var spec; key and value of a keyed element on one
 // line. A line of one cell is not aligned.
-func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
+func (l *layout) lineCells(toks []lexeme, parent role) (int, bool) {
 	field, spec, keyed, ok := lineShape(toks, parent, len(l.stack) > 0)
 	if !ok {
-		return nil, false
+		return 0, false
 	}
 	lineStart := token.ILLEGAL
 	for _, t := range toks {
@@ -265,39 +292,40 @@ func (l *layout) lineCells(toks []lexeme, parent role) ([]string, bool) {
 		}
 	}
 	depth := len(l.stack)
-	var b strings.Builder
-	var cells []string
+	from, cell := len(l.cells), len(l.text) // the line's first cell, the current cell's start
 	l.sig, l.phase, l.unary, l.valuePart = sigNone, phaseNone, false, false
 	for k := range toks {
-		if !l.print(&b, toks, k, lineStart, parent, depth) {
-			return nil, false
+		if !l.print(toks, k, cell, lineStart, parent, depth) {
+			return 0, false
 		}
 		atDepth := len(l.stack) == depth
 		if field && (k == 0 || k == len(toks)-2 && toks[k+1].tok == token.STRING && atDepth) ||
 			spec && (k == 0 || k+1 < len(toks) && toks[k+1].tok == token.ASSIGN && atDepth) ||
 			keyed && k == 1 {
-			cells = append(cells, b.String())
-			b.Reset()
+			l.cells = append(l.cells, l.text[cell:])
+			cell = len(l.text)
 		}
 	}
 	if !lineEndKnown(toks, lineStart, parent) || len(l.stack) > 0 && !l.stack[len(l.stack)-1].counted {
-		return nil, false // a line continued, or broken inside a bracket opened mid-line
+		return 0, false // a line continued, or broken inside a bracket opened mid-line
 	}
+	l.cells = append(l.cells, l.text[cell:])
 	// An aligned line is one whole field, spec or element; a line that
 	// opens a bracket it does not close is a multi-line element.
 	if len(l.stack) != depth && (field || spec || keyed) {
 		if field || spec || len(l.stack) < depth {
-			return nil, false
+			return 0, false
 		}
-		return []string{strings.Join(append(cells, b.String()), " ")}, true
+		joined := bytes.Join(l.cells[from:], []byte(" "))
+		l.cells = append(l.cells[:from], joined)
 	}
-	return append(cells, b.String()), true
+	return len(l.cells) - from, true
 }
 
-// print prints toks[k] into b after the blank gofmt puts before it, and
-// follows its brackets; false means a token or shape the layout does not
-// know.
-func (l *layout) print(b *strings.Builder, toks []lexeme, k int, lineStart token.Token, parent role, depth int) bool {
+// print appends toks[k] to l.text after the blank gofmt puts before it
+// in a cell that starts at cell, and follows its brackets; false means a
+// token or shape the layout does not know.
+func (l *layout) print(toks []lexeme, k, cell int, lineStart token.Token, parent role, depth int) bool {
 	t := toks[k]
 	var prev *lexeme
 	if k > 0 {
@@ -312,10 +340,10 @@ func (l *layout) print(b *strings.Builder, toks []lexeme, k int, lineStart token
 	case !l.push(t, toks, k, lineStart):
 		return false
 	}
-	if space && b.Len() > 0 {
-		b.WriteByte(' ')
+	if space && len(l.text) > cell {
+		l.text = append(l.text, ' ')
 	}
-	b.WriteString(t.text())
+	l.text = append(l.text, t.text()...)
 	l.unary = l.pending
 	l.valuePart = l.valuePart || t.tok == token.ASSIGN || t.tok == token.DEFINE
 	return true
@@ -397,11 +425,16 @@ func isKey(t lexeme) bool {
 
 // writeLine writes one line at indent.
 func (l *layout) writeLine(indent int, s string) {
-	for range indent {
-		l.out.WriteByte('\t')
-	}
+	l.indent(indent)
 	l.out.WriteString(s)
 	l.out.WriteByte('\n')
+}
+
+// indent writes the tabs of an indentation.
+func (l *layout) indent(n int) {
+	for range n {
+		l.out.WriteByte('\t')
+	}
 }
 
 // flush writes the pending aligned lines as gofmt's tabwriter pads
@@ -410,24 +443,22 @@ func (l *layout) writeLine(indent int, s string) {
 // lines that have a cell after it in that column. The layout's cells are
 // never empty and hold no tab, so no column is discarded or split.
 func (l *layout) flush() {
-	if len(l.section) == 0 {
+	if len(l.rows) == 0 {
 		return
 	}
-	widths := make([][]int, len(l.section))
-	for i, cells := range l.section {
-		widths[i] = make([]int, len(cells)-1)
-	}
+	// Every cell but a line's last gets its width below.
+	l.widths = slices.Grow(l.widths[:0], l.rows[len(l.rows)-1])[:l.rows[len(l.rows)-1]]
 	for col := 0; ; col++ {
 		found := false
-		for start := 0; start < len(l.section); {
+		for start := 0; start < len(l.rows); {
 			end := start
 			w := 0
-			for end < len(l.section) && len(l.section[end]) > col+1 {
-				w = max(w, utf8.RuneCountInString(l.section[end][col]))
+			for end < len(l.rows) && len(l.row(end)) > col+1 {
+				w = max(w, utf8.RuneCount(l.row(end)[col]))
 				end++
 			}
 			for i := start; i < end; i++ {
-				widths[i][col] = w + 1
+				l.widths[l.rowStart(i)+col] = w + 1
 			}
 			found = found || end > start
 			start = max(end, start+1)
@@ -436,21 +467,39 @@ func (l *layout) flush() {
 			break
 		}
 	}
-	for i, cells := range l.section {
-		for range l.sectionAt {
-			l.out.WriteByte('\t')
-		}
+	for i := range l.rows {
+		l.indent(l.sectionAt)
+		cells := l.row(i)
 		for col, c := range cells {
-			l.out.WriteString(c)
+			l.out.Write(c)
 			if col < len(cells)-1 {
-				for range widths[i][col] - utf8.RuneCountInString(c) {
+				for range l.widths[l.rowStart(i)+col] - utf8.RuneCount(c) {
 					l.out.WriteByte(' ')
 				}
 			}
 		}
 		l.out.WriteByte('\n')
 	}
-	l.section = l.section[:0]
+	// The cells after the last row are those of the line being laid out.
+	l.cells = append(l.cells[:0], l.cells[l.rows[len(l.rows)-1]:]...)
+	l.rows = l.rows[:0]
+	if len(l.cells) == 0 {
+		l.text = l.text[:0]
+	}
+}
+
+// rowStart is the index in l.cells of pending aligned line i's first
+// cell.
+func (l *layout) rowStart(i int) int {
+	if i == 0 {
+		return 0
+	}
+	return l.rows[i-1]
+}
+
+// row is the cells of pending aligned line i.
+func (l *layout) row(i int) [][]byte {
+	return l.cells[l.rowStart(i):l.rows[i]]
 }
 
 // plainDoc is a comment group as gofmt prints it, or false when gofmt

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"go/token"
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -58,7 +59,10 @@ var lexers = sync.Pool{New: func() any { return new(lexer) }}
 // that what it accepts, it scans as go/scanner does.
 func (lx *lexer) scanLines(src []byte) (lines []srcLine, ok bool) {
 	lx.src, lx.pos, lx.line = string(src), 0, 1
-	lx.lex, lx.starts, lx.lines = lx.lex[:0], lx.starts[:0], lx.lines[:0]
+	// jennifer's unformatted output has a token every 6 bytes or more, a
+	// line every 40 or more.
+	lx.lex = slices.Grow(lx.lex[:0], len(src)/6)
+	lx.starts, lx.lines = slices.Grow(lx.starts[:0], len(src)/40), slices.Grow(lx.lines[:0], len(src)/40)
 	last := 0
 	for {
 		if !lx.skipSpace() {
@@ -143,10 +147,71 @@ func (lx *lexer) identifier() (token.Token, string, bool) {
 	}
 	lx.pos = i
 	lit := lx.src[start:i]
-	if tok := token.Lookup(lit); tok != token.IDENT {
+	if tok := keyword(lit); tok != token.IDENT {
 		return tok, "", true
 	}
 	return token.IDENT, lit, true
+}
+
+// keyword is token.Lookup without its map: the keyword token of s, or
+// IDENT.
+func keyword(s string) token.Token {
+	if len(s) < 2 || len(s) > 11 || s[0] < 'b' || s[0] > 'v' {
+		return token.IDENT
+	}
+	switch s {
+	case "break":
+		return token.BREAK
+	case "case":
+		return token.CASE
+	case "chan":
+		return token.CHAN
+	case "const":
+		return token.CONST
+	case "continue":
+		return token.CONTINUE
+	case "default":
+		return token.DEFAULT
+	case "defer":
+		return token.DEFER
+	case "else":
+		return token.ELSE
+	case "fallthrough":
+		return token.FALLTHROUGH
+	case "for":
+		return token.FOR
+	case "func":
+		return token.FUNC
+	case "go":
+		return token.GO
+	case "goto":
+		return token.GOTO
+	case "if":
+		return token.IF
+	case "import":
+		return token.IMPORT
+	case "interface":
+		return token.INTERFACE
+	case "map":
+		return token.MAP
+	case "package":
+		return token.PACKAGE
+	case "range":
+		return token.RANGE
+	case "return":
+		return token.RETURN
+	case "select":
+		return token.SELECT
+	case "struct":
+		return token.STRUCT
+	case "switch":
+		return token.SWITCH
+	case "type":
+		return token.TYPE
+	case "var":
+		return token.VAR
+	}
+	return token.IDENT
 }
 
 // identLen is the length of the non-ASCII letter (or, if digits, letter
@@ -280,25 +345,116 @@ func (lx *lexer) operator() (token.Token, string, bool) {
 	if c == '/' && lx.at(lx.pos+1) == '*' || c == '.' && isDigit(lx.at(lx.pos+1)) {
 		return 0, "", false
 	}
-	for n := min(3, len(lx.src)-lx.pos); n > 0; n-- {
-		if tok, ok := operators[lx.src[lx.pos:lx.pos+n]]; ok {
-			lx.pos += n
-			return tok, "", true
-		}
+	tok, n := operatorAt(lx.src[lx.pos:])
+	if n == 0 {
+		return 0, "", false
 	}
-	return 0, "", false
+	lx.pos += n
+	return tok, "", true
 }
 
-// operators are Go's operators and punctuation by their text.
-var operators = func() map[string]token.Token {
-	m := make(map[string]token.Token)
-	for tok := token.ADD; tok <= token.TILDE; tok++ {
-		if tok.IsOperator() {
-			m[tok.String()] = tok
+// operatorAt is the operator or punctuation at the start of s and its
+// length, the longest that matches, or a length of 0.
+func operatorAt(s string) (token.Token, int) {
+	at := func(i int) byte {
+		if i < len(s) {
+			return s[i]
 		}
+		return 0
 	}
-	return m
-}()
+	// An operator that may be followed by "=" (ADD: "+", "+=").
+	assign := func(op, opAssign token.Token) (token.Token, int) {
+		if at(1) == '=' {
+			return opAssign, 2
+		}
+		return op, 1
+	}
+	switch s[0] {
+	case '(':
+		return token.LPAREN, 1
+	case ')':
+		return token.RPAREN, 1
+	case '[':
+		return token.LBRACK, 1
+	case ']':
+		return token.RBRACK, 1
+	case '{':
+		return token.LBRACE, 1
+	case '}':
+		return token.RBRACE, 1
+	case ',':
+		return token.COMMA, 1
+	case ';':
+		return token.SEMICOLON, 1
+	case '~':
+		return token.TILDE, 1
+	case '.':
+		if at(1) == '.' && at(2) == '.' {
+			return token.ELLIPSIS, 3
+		}
+		return token.PERIOD, 1
+	case ':':
+		return assign(token.COLON, token.DEFINE)
+	case '=':
+		return assign(token.ASSIGN, token.EQL)
+	case '!':
+		return assign(token.NOT, token.NEQ)
+	case '*':
+		return assign(token.MUL, token.MUL_ASSIGN)
+	case '/':
+		return assign(token.QUO, token.QUO_ASSIGN)
+	case '%':
+		return assign(token.REM, token.REM_ASSIGN)
+	case '^':
+		return assign(token.XOR, token.XOR_ASSIGN)
+	case '+':
+		if at(1) == '+' {
+			return token.INC, 2
+		}
+		return assign(token.ADD, token.ADD_ASSIGN)
+	case '-':
+		if at(1) == '-' {
+			return token.DEC, 2
+		}
+		return assign(token.SUB, token.SUB_ASSIGN)
+	case '|':
+		if at(1) == '|' {
+			return token.LOR, 2
+		}
+		return assign(token.OR, token.OR_ASSIGN)
+	case '&':
+		switch at(1) {
+		case '&':
+			return token.LAND, 2
+		case '^':
+			if at(2) == '=' {
+				return token.AND_NOT_ASSIGN, 3
+			}
+			return token.AND_NOT, 2
+		}
+		return assign(token.AND, token.AND_ASSIGN)
+	case '<':
+		switch at(1) {
+		case '-':
+			return token.ARROW, 2
+		case '<':
+			if at(2) == '=' {
+				return token.SHL_ASSIGN, 3
+			}
+			return token.SHL, 2
+		}
+		return assign(token.LSS, token.LEQ)
+	case '>':
+		if at(1) == '>' {
+			if at(2) == '=' {
+				return token.SHR_ASSIGN, 3
+			}
+			return token.SHR, 2
+		}
+		return assign(token.GTR, token.GEQ)
+	}
+	return 0, 0
+}
 
 // escapeLen is the length of the escape after a backslash at the start
 // of s inside a literal quoted by q, or 0 if go/scanner would report it:

@@ -109,3 +109,25 @@ func TestScanLinesGolden(t *testing.T) {
 		sameLines(t, src)
 	}
 }
+
+// TestLexerTokens proves that the lexer's keyword and operator tables are
+// go/token's: every keyword and operator, alone and followed by each
+// byte that could extend it, scans as go/scanner scans it.
+func TestLexerTokens(t *testing.T) {
+	for tok := token.ADD; tok <= token.TILDE; tok++ {
+		if !tok.IsOperator() && !tok.IsKeyword() {
+			continue
+		}
+		if got := keyword(tok.String()); tok.IsKeyword() && got != tok {
+			t.Errorf("keyword(%q) = %v", tok.String(), got)
+		}
+		for _, next := range []string{"", " ", "=", "<", ">", "&", "|", "^", "+", "-", ".", ":", "x"} {
+			sameLines(t, []byte("a "+tok.String()+next+" b\n"))
+		}
+	}
+	for _, id := range []string{"b", "breaks", "v", "vars", "Type", "_", "x1", "élan"} {
+		if got := keyword(id); got != token.IDENT {
+			t.Errorf("keyword(%q) = %v, want IDENT", id, got)
+		}
+	}
+}

@@ -2,8 +2,8 @@ package golang
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cetpgen/cetpgen/gen/ir"
@@ -32,23 +32,42 @@ const maxNoteValue = 120
 // type is raw JSON.
 func constraintNote(n *ir.Node) string {
 	obj := n.Obj()
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		if mapped[k] && !(k == "$ref" && n.Kind != ir.KindRef) ||
+	var noted []string
+	for k := range obj {
+		if !(mapped[k] && !(k == "$ref" && n.Kind != ir.KindRef) ||
 			k == "enum" && n.Kind == ir.KindEnum || k == "format" && n.Kind == ir.KindString && n.Format == "date-time" ||
-			k == "patternProperties" && n.Kind == ir.KindObject {
-			continue
+			k == "patternProperties" && n.Kind == ir.KindObject) {
+			noted = append(noted, k)
 		}
-		parts = append(parts, k+" "+noteValue(obj[k]))
 	}
-	if len(parts) == 0 {
+	if len(noted) == 0 {
 		return ""
 	}
-	return "Checked by the runtime's schema validation, not by this Go type: " + strings.Join(parts, ", ") + "."
+	slices.Sort(noted)
+	var b strings.Builder
+	b.WriteString("Checked by the runtime's schema validation, not by this Go type: ")
+	for i, k := range noted {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
+		b.WriteByte(' ')
+		b.WriteString(noteValue(obj[k]))
+	}
+	b.WriteByte('.')
+	return b.String()
 }
 
 // noteValue renders a keyword's value as compact JSON, bounded.
 func noteValue(v any) string {
+	switch v := v.(type) {
+	case json.Number: // a JSON number's literal, as encoding/json prints it
+		if len(v) <= maxNoteValue {
+			return string(v)
+		}
+	case bool:
+		return strconv.FormatBool(v)
+	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -110,7 +110,7 @@ func limits(l ir.Limits) jen.Code {
 // the value in PascalCase), or a conversion (provider.Effect("x")) for a
 // value the vocabulary does not list.
 func qualConst(field, value string) jen.Code {
-	for _, v := range protocol.Vocabularies() {
+	for _, v := range vocabularies {
 		if v.Field != field {
 			continue
 		}
@@ -121,6 +121,9 @@ func qualConst(field, value string) jen.Code {
 	}
 	panic("qualConst: " + field + " is not a vocabulary field")
 }
+
+// vocabularies are the protocol's vocabularies, built once.
+var vocabularies = protocol.Vocabularies()
 
 // pascalWords joins the underscore-separated words of a vocabulary
 // value capitalized ("sync_or_async" -> "SyncOrAsync").
