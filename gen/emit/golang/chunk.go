@@ -105,35 +105,31 @@ func (c *chunk) render(p *ir.Provider) {
 
 // renderAsIs renders as-is units without formatting, in the shape of a
 // formatted file without imports: the package clause, then the units
-// with one blank line between them. Each unit renders alone, because
-// jennifer puts no blank line between the items of a file it does not
-// format.
+// with one blank line between them. The units render together, cut
+// apart by renderTogether, because jennifer puts no blank line between
+// the items of a file it does not format.
 //
 //	package alerts
 //
 //	// createAlertInputSchema is the input schema of create_alert, in canonical JSON.
 //	const createAlertInputSchema = "{...}"
 func renderAsIs(p *ir.Provider, units []unit) ([]byte, error) {
+	var raw bytes.Buffer
+	imports, pieces, ok, err := renderTogether(p, units, &raw)
+	if err != nil {
+		return nil, err
+	}
+	// An import would mean a unit is not as-is after all.
+	if !ok || len(imports) > 0 {
+		return nil, fmt.Errorf("units rendered as is have imports or do not cut apart: %.80q", raw.Bytes())
+	}
 	clause := "package " + p.Targets.GoPackage + "\n"
-	var b, one bytes.Buffer
+	var b bytes.Buffer
+	b.Grow(len(clause) + raw.Len() + len(units))
 	b.WriteString(clause)
-	for _, u := range units {
-		f := jen.NewFile(p.Targets.GoPackage)
-		f.NoFormat = true
-		u.render(f)
-		one.Reset()
-		if err := f.Render(&one); err != nil {
-			return nil, err
-		}
-		// jennifer writes the clause, a blank line and the items, each
-		// after a newline; an import block would mean the unit is not
-		// as-is after all.
-		body, ok := bytes.CutPrefix(one.Bytes(), []byte(clause+"\n\n"))
-		if !ok {
-			return nil, fmt.Errorf("unit rendered as is has imports or no package clause: %.80q", one.Bytes())
-		}
+	for _, body := range pieces {
 		b.WriteByte('\n')
-		b.Write(body)
+		b.Write(bytes.TrimPrefix(body, []byte("\n")))
 		b.WriteByte('\n')
 	}
 	return b.Bytes(), nil

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/cetpgen/cetpgen/gen/emit"
 	"github.com/cetpgen/cetpgen/gen/ir"
@@ -51,4 +52,25 @@ func UnitLayouts(p *ir.Provider) ([]UnitLayout, error) {
 		}
 	}
 	return out, nil
+}
+
+// CutApart reports, for every chunk of p's Go files that is laid out or
+// as-is, whether its units rendered together cut apart into one piece
+// per unit; an error names the first that does not.
+func CutApart(p *ir.Provider) (chunks int, err error) {
+	tools := toolList(p)
+	uses := make([]helperUses, len(p.Decls))
+	for _, units := range [][]unit{typeUnits(p, uses), providerUnits(p, tools), clientUnits(p, tools)} {
+		for _, c := range chunksOf(units, chunkWeight) {
+			if !c.laidOut && !c.asIs {
+				continue
+			}
+			var raw bytes.Buffer
+			if _, pieces, ok, err := renderTogether(p, c.units, &raw); err != nil || !ok {
+				return chunks, fmt.Errorf("chunk of %d units cut into %d pieces (%v):\n%s", len(c.units), len(pieces), err, raw.Bytes())
+			}
+			chunks++
+		}
+	}
+	return chunks, nil
 }

@@ -25,21 +25,86 @@ import (
 //	// Client calls the tools of Example App through a consumer.Client.
 //	type Client struct {
 func renderLaidOut(p *ir.Provider, first bool, units []unit) (head []byte, parts []formatted, err error) {
-	head, err = renderFile(p, first, func(*jen.File) {})
+	if first {
+		if head, err = renderFile(p, true, func(*jen.File) {}); err != nil {
+			return nil, nil, err
+		}
+	}
+	var raw bytes.Buffer
+	imports, pieces, ok, err := renderTogether(p, units, &raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	parts = make([]formatted, 0, len(units))
-	var raw bytes.Buffer
-	for _, u := range units {
-		raw.Reset()
-		fm, _, err := layOutUnit(p, u, &raw)
+	parts = make([]formatted, len(units))
+	for i, u := range units {
+		if ok {
+			parts[i], err = layOutPiece(p, u, pieces[i])
+		} else { // each unit alone, as layOutUnit renders it
+			raw.Reset()
+			parts[i], _, err = layOutUnit(p, u, &raw)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
-		parts = append(parts, fm)
+	}
+	// The chunk's imports are those of its units together; assemble
+	// makes one block of every part's.
+	if len(parts) > 0 {
+		parts[0].imports = append(parts[0].imports, imports...)
 	}
 	return head, parts, nil
+}
+
+// layOutPiece lays out src, the declarations of unit u as renderTogether
+// cut them, or formats u alone by go/format where layUnit does not know
+// its shape.
+func layOutPiece(p *ir.Provider, u unit, src []byte) (formatted, error) {
+	if out, ok := layUnit(src); ok {
+		return formatted{body: out}, nil
+	}
+	return formatUnit(p, u)
+}
+
+// unitMark is the comment renderTogether puts between two units. No
+// generated text holds its byte 0xff: spec files are valid UTF-8, which
+// never holds that byte, and jennifer quotes every literal.
+const unitMark = "//\xff"
+
+// renderTogether renders units into raw as one unformatted jennifer
+// file, a unitMark comment between two, and cuts it into the file's
+// import paths and each unit's declarations. One file renders faster
+// than a file per unit: jennifer's per-file work (the import table, its
+// buffers) is done once. ok is false when an import has an alias or a
+// path not in importNames, or the file does not cut into one piece per
+// unit.
+//
+//	package alerts
+//
+//	import "context"
+//
+//
+//	// A is ...
+//	type A struct{...}
+//	//\xff
+//	// B is ...
+func renderTogether(p *ir.Provider, units []unit, raw *bytes.Buffer) (imports []string, pieces [][]byte, ok bool, err error) {
+	f := newFile(p)
+	f.NoFormat = true
+	for i, u := range units {
+		if i > 0 {
+			f.Comment(unitMark)
+		}
+		u.render(f)
+	}
+	if err := f.Render(raw); err != nil {
+		return nil, nil, false, err
+	}
+	imports, rest, ok := cutUnformatted(raw.Bytes(), p.Targets.GoPackage)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	pieces = bytes.Split(rest, []byte("\n"+unitMark))
+	return imports, pieces, len(pieces) == len(units), nil
 }
 
 // layOutUnit renders one unit into raw, an empty buffer, and returns its

@@ -54,3 +54,18 @@ func TestLayUnitMatchesGofmt(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitsCutApart proves that the units of every chunk rendered
+// together cut apart at their marks into one piece per unit, so the
+// emitter never falls back to rendering each unit alone.
+func TestUnitsCutApart(t *testing.T) {
+	for _, p := range goldenAndSynth(t, 50) {
+		n, err := golang.CutApart(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Slug, err)
+		}
+		if n == 0 {
+			t.Fatalf("%s: no chunk checked", p.Slug)
+		}
+	}
+}
