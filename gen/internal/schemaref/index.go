@@ -48,7 +48,8 @@ type Index struct {
 	// BadIDs are the "$id" values that are not URI references.
 	BadIDs []BadID
 
-	// baseOf is the base URI at each subschema's JSON pointer.
+	// baseOf is the base URI at the JSON pointers where it changes: the
+	// root and the subschemas whose "$id" sets another (see setBase).
 	baseOf map[string]string
 	// resources maps an absolute URI (no fragment) to the pointer of the
 	// resource's root in the document.
@@ -71,7 +72,7 @@ func New(doc any, base string) *Index {
 func (x *Index) index(s any, ptr, base string) {
 	obj, ok := s.(map[string]any)
 	if !ok {
-		x.baseOf[ptr] = base
+		x.setBase(ptr, base)
 		return
 	}
 	if id, ok := obj["$id"].(string); ok {
@@ -85,7 +86,7 @@ func (x *Index) index(s any, ptr, base string) {
 	if _, seen := x.resources[base]; !seen {
 		x.resources[base] = ptr
 	}
-	x.baseOf[ptr] = base
+	x.setBase(ptr, base)
 	for _, k := range []string{"$anchor", "$dynamicAnchor"} {
 		if a, ok := obj[k].(string); ok {
 			if _, dup := x.anchors[base+"#"+a]; !dup {
@@ -99,6 +100,17 @@ func (x *Index) index(s any, ptr, base string) {
 		}
 	}
 	Each(obj, ptr, func(sub any, subPtr string) { x.index(sub, subPtr, base) })
+}
+
+// setBase records base as the base URI at ptr where it differs from the
+// one Base finds for ptr without it, that of the nearest recorded
+// ancestor: the document root and the subschemas under an "$id" that
+// changes it. Most documents have no "$id", and their index records one
+// base instead of one per subschema.
+func (x *Index) setBase(ptr, base string) {
+	if _, root := x.baseOf[""]; !root || x.Base(ptr) != base {
+		x.baseOf[ptr] = base
+	}
 }
 
 // join resolves ref against base and drops the fragment.

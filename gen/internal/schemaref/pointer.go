@@ -27,7 +27,9 @@ func ValueAt(doc any, ptr string) (any, bool) {
 	if ptr == "" {
 		return v, true
 	}
-	for _, tok := range strings.Split(ptr[1:], "/") {
+	for rest, more := ptr[1:], true; more; {
+		var tok string
+		tok, rest, more = strings.Cut(rest, "/")
 		tok = Unescape(tok)
 		switch c := v.(type) {
 		case map[string]any:
