@@ -66,15 +66,18 @@ func generate(p *ir.Provider, budget int) ([]emit.File, error) {
 		c.render(p)
 		files[1].chunks = append(files[1].chunks, c)
 	}
+	// The files are joined on the pool too: types.go and provider.go are
+	// megabytes for a large Provider.
 	out := make([]emit.File, len(files))
-	var errs []error
-	for i, f := range files {
+	errs := make([]error, len(files))
+	par.Each(len(files), func(i int) {
+		f := files[i]
 		out[i].Path = Dir + "/" + p.Slug + "/" + f.name
 		var err error
 		if out[i].Data, err = f.data(); err != nil {
-			errs = append(errs, fmt.Errorf("go: %s: %w", f.name, err))
+			errs[i] = fmt.Errorf("go: %s: %w", f.name, err)
 		}
-	}
+	})
 	return out, errors.Join(errs...)
 }
 
