@@ -114,8 +114,9 @@ func (c *chunk) render(p *ir.Provider) {
 //	// createAlertInputSchema is the input schema of create_alert, in canonical JSON.
 //	const createAlertInputSchema = "{...}"
 func renderAsIs(p *ir.Provider, units []unit) ([]byte, error) {
-	var raw bytes.Buffer
-	imports, pieces, ok, err := renderTogether(p, units, &raw)
+	raw := rawBuffers.Get().(*bytes.Buffer)
+	defer putRaw(raw)
+	imports, pieces, ok, err := renderTogether(p, units, raw)
 	if err != nil {
 		return nil, err
 	}

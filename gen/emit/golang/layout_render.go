@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/cetpgen/cetpgen/gen/ir"
 	"github.com/dave/jennifer/jen"
@@ -30,8 +31,9 @@ func renderLaidOut(p *ir.Provider, first bool, units []unit) (head []byte, parts
 			return nil, nil, err
 		}
 	}
-	var raw bytes.Buffer
-	imports, pieces, ok, err := renderTogether(p, units, &raw)
+	raw := rawBuffers.Get().(*bytes.Buffer)
+	defer putRaw(raw)
+	imports, pieces, ok, err := renderTogether(p, units, raw)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -41,7 +43,7 @@ func renderLaidOut(p *ir.Provider, first bool, units []unit) (head []byte, parts
 			parts[i], err = layOutPiece(p, u, pieces[i])
 		} else { // each unit alone, as layOutUnit renders it
 			raw.Reset()
-			parts[i], _, err = layOutUnit(p, u, &raw)
+			parts[i], _, err = layOutUnit(p, u, raw)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -53,6 +55,17 @@ func renderLaidOut(p *ir.Provider, first bool, units []unit) (head []byte, parts
 		parts[0].imports = append(parts[0].imports, imports...)
 	}
 	return head, parts, nil
+}
+
+// rawBuffers holds the buffers of chunks' unformatted renderings between
+// chunks, so that each does not grow one from empty.
+var rawBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putRaw returns a buffer to rawBuffers, emptied; nothing may hold its
+// bytes.
+func putRaw(b *bytes.Buffer) {
+	b.Reset()
+	rawBuffers.Put(b)
 }
 
 // layOutPiece lays out src, the declarations of unit u as renderTogether
