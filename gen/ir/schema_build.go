@@ -24,8 +24,7 @@ type builder struct {
 func BuildGraph(doc any, tool, side string) *Graph {
 	b := &builder{r: schemaref.New(doc, defaultBase(tool, side)), byPtr: map[string]*Node{}}
 	root := b.node("")
-	subs, byPtr := subschemas(b.r)
-	return &Graph{Root: root, Nodes: b.nodes, Subschemas: subs, byPtr: byPtr}
+	return &Graph{Root: root, Nodes: b.nodes, index: b.r}
 }
 
 // node returns the node of the subschema at ptr, building it on first

@@ -9,7 +9,7 @@ import "github.com/cetpgen/cetpgen/gen/internal/schemaref"
 // URI in effect where it is written. A target generating its own
 // validator (Kotlin) reads these instead of resolving "$ref" itself.
 type Subschema struct {
-	// ID is the subschema's index in Graph.Subschemas.
+	// ID is the subschema's index in Graph.Subschemas().
 	ID int
 	// Ptr is the subschema's JSON pointer in the tool schema document.
 	Ptr string
@@ -32,6 +32,7 @@ func (s *Subschema) Obj() map[string]any {
 // At returns the subschema below s reached by the pointer tokens
 // (a keyword, then a member name or an index), or nil when there is none.
 func (g *Graph) At(s *Subschema, tokens ...string) *Subschema {
+	g.Subschemas()
 	ptr := s.Ptr
 	for _, t := range tokens {
 		ptr += "/" + schemaref.Escape(t)

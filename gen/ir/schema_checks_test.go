@@ -18,7 +18,7 @@ func TestSubschemas(t *testing.T) {
 		"x":{"contains":{"const":1}},
 		"far":{"type":"integer"}}}`)
 	byPtr := map[string]int{}
-	for i, s := range g.Subschemas {
+	for i, s := range g.Subschemas() {
 		if s.ID != i {
 			t.Errorf("%s: ID %d at index %d", s.Ptr, s.ID, i)
 		}
@@ -33,17 +33,17 @@ func TestSubschemas(t *testing.T) {
 			t.Errorf("subschema %q is not listed", ptr)
 		}
 	}
-	if g.Subschemas[0].Ptr != "" {
-		t.Errorf("the root is %q, want first", g.Subschemas[0].Ptr)
+	if g.Subschemas()[0].Ptr != "" {
+		t.Errorf("the root is %q, want first", g.Subschemas()[0].Ptr)
 	}
 	refs := map[string]string{"/properties/t": "/$defs/t", "/$defs/t/items": "/$defs/t", "/properties/x": "/$defs/x/contains"}
 	for from, to := range refs {
-		s := g.Subschemas[byPtr[from]]
+		s := g.Subschemas()[byPtr[from]]
 		if s.Ref == nil || s.Ref.Ptr != to {
 			t.Errorf("%s: $ref resolved to %v, want %s", from, s.Ref, to)
 		}
 	}
-	a := g.Subschemas[byPtr["/properties/a"]]
+	a := g.Subschemas()[byPtr["/properties/a"]]
 	if g.At(a, "not") == nil || g.At(a, "not").Ptr != "/properties/a/not" || g.At(a, "items") != nil {
 		t.Errorf("At below /properties/a: not=%v items=%v", g.At(a, "not"), g.At(a, "items"))
 	}
@@ -53,7 +53,7 @@ func TestSubschemas(t *testing.T) {
 // is kept, not dropped, so that a target can refuse it.
 func TestSubschemasUnresolved(t *testing.T) {
 	g := graph(t, `{"properties":{"a":{"$ref":"#/$defs/missing"}}}`)
-	for _, s := range g.Subschemas {
+	for _, s := range g.Subschemas() {
 		if s.Ptr == "/properties/a" {
 			if s.Ref != nil || s.Unresolved != "#/$defs/missing" {
 				t.Fatalf("unresolved $ref: Ref %v, Unresolved %q", s.Ref, s.Unresolved)

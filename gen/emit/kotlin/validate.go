@@ -108,7 +108,7 @@ func (m *model) toolValidators(i int) toolValidators {
 			tv.err = fmt.Errorf("tool %s: %s schema: %w", t.t.Name, side.name, err)
 			return tv
 		}
-		*side.root = sg.fn(side.schema.Graph.Subschemas[0])
+		*side.root = sg.fn(side.schema.Graph.Subschemas()[0])
 		tv.funcs = append(tv.funcs, funcs...)
 	}
 	return tv
@@ -133,7 +133,7 @@ type schemaGen struct {
 // newSchemaGen prepares the generation of graph g's functions, named
 // prefix_<ID>; what names the schema in doc comments.
 func newSchemaGen(g *ir.Graph, prefix string, consts *localConsts, what string) *schemaGen {
-	sg := &schemaGen{g: g, idx: newSubIndex(g), what: what, consts: consts, names: make([]string, len(g.Subschemas))}
+	sg := &schemaGen{g: g, idx: newSubIndex(g), what: what, consts: consts, names: make([]string, len(g.Subschemas()))}
 	for i := range sg.names {
 		sg.names[i] = prefix + "_" + dec(i)
 	}
@@ -148,8 +148,8 @@ func (sg *schemaGen) fn(s *ir.Subschema) string { return sg.names[s.ID] }
 // the Go runtime does (the value is invalid) and the body beside it.
 func (sg *schemaGen) functions() ([]funcView, error) {
 	sg.cyclic = inPlaceCycles(sg.idx)
-	out := make([]funcView, 0, len(sg.g.Subschemas))
-	for _, s := range sg.g.Subschemas {
+	out := make([]funcView, 0, len(sg.g.Subschemas()))
+	for _, s := range sg.g.Subschemas() {
 		if s.Unresolved != "" {
 			return nil, fmt.Errorf("%s: $ref %q names nothing in the document", s.Ptr, s.Unresolved)
 		}
@@ -196,14 +196,14 @@ var inPlaceKeywords = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "
 func inPlaceCycles(x subIndex) map[*ir.Subschema]bool {
 	g := x.g
 	next := map[*ir.Subschema][]*ir.Subschema{}
-	for _, s := range g.Subschemas {
+	for _, s := range g.Subschemas() {
 		if s.Ref != nil {
 			next[s] = append(next[s], s.Ref)
 		}
 		next[s] = append(next[s], inPlaceChildren(x, s)...)
 	}
 	cyclic := map[*ir.Subschema]bool{}
-	for _, s := range g.Subschemas {
+	for _, s := range g.Subschemas() {
 		seen := map[*ir.Subschema]bool{}
 		stack := append([]*ir.Subschema(nil), next[s]...)
 		for len(stack) > 0 {

@@ -25,8 +25,8 @@ type subKey struct {
 
 // newSubIndex indexes the subschemas of g.
 func newSubIndex(g *ir.Graph) subIndex {
-	x := subIndex{g: g, subs: make(map[subKey]*ir.Subschema, 2*len(g.Subschemas))}
-	for _, s := range g.Subschemas {
+	x := subIndex{g: g, subs: make(map[subKey]*ir.Subschema, 2*len(g.Subschemas()))}
+	for _, s := range g.Subschemas() {
 		p1, t1, ok := cutLastToken(s.Ptr)
 		if !ok {
 			continue
