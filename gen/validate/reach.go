@@ -26,14 +26,7 @@ func requestBytes(p *spec.Provider) int64 {
 func unreachableBounds(doc *spec.Doc, input any, limit int64) diag.List {
 	var l diag.List
 	schemaref.Walk(input, "/input_schema", func(obj map[string]any, ptr string) {
-		for _, b := range []struct {
-			keyword string
-			bytes   func(n *big.Int) *big.Int
-		}{
-			{"minLength", func(n *big.Int) *big.Int { return new(big.Int).Add(n, big.NewInt(2)) }},                                      // n one-byte characters and two quotes
-			{"minItems", func(n *big.Int) *big.Int { return new(big.Int).Add(new(big.Int).Lsh(n, 1), big.NewInt(1)) }},                  // n one-byte items, n-1 commas, two brackets
-			{"minProperties", func(n *big.Int) *big.Int { return new(big.Int).Add(new(big.Int).Mul(n, big.NewInt(5)), big.NewInt(1)) }}, // n members "k":0 and commas
-		} {
+		for _, b := range lowerBounds {
 			n, ok := bound(obj[b.keyword])
 			if !ok || n.Sign() <= 0 {
 				continue
@@ -46,6 +39,17 @@ func unreachableBounds(doc *spec.Doc, input any, limit int64) diag.List {
 		}
 	})
 	return l
+}
+
+// lowerBounds are the keywords unreachableBounds checks, each with the
+// size of the smallest JSON text that meets a bound of n.
+var lowerBounds = []struct {
+	keyword string
+	bytes   func(n *big.Int) *big.Int
+}{
+	{"minLength", func(n *big.Int) *big.Int { return new(big.Int).Add(n, big.NewInt(2)) }},                                      // n one-byte characters and two quotes
+	{"minItems", func(n *big.Int) *big.Int { return new(big.Int).Add(new(big.Int).Lsh(n, 1), big.NewInt(1)) }},                  // n one-byte items, n-1 commas, two brackets
+	{"minProperties", func(n *big.Int) *big.Int { return new(big.Int).Add(new(big.Int).Mul(n, big.NewInt(5)), big.NewInt(1)) }}, // n members "k":0 and commas
 }
 
 // bound reads an integral keyword value written as any JSON number.

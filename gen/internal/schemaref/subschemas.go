@@ -90,8 +90,10 @@ func Each(obj map[string]any, ptr string, f func(sub any, subPtr string)) {
 		switch v := obj[k]; {
 		case i < firstOne:
 			m, _ := v.(map[string]any)
-			for _, name := range sortedKeys(m) {
-				f(m[name], ptr+"/"+k+"/"+Escape(name))
+			var buf [16]string // the names of most maps, without allocating
+			prefix := ptr + "/" + k + "/"
+			for _, name := range appendSortedKeys(buf[:0], m) {
+				f(m[name], prefix+Escape(name))
 			}
 		case i < firstList:
 			f(v, ptr+"/"+k)
@@ -115,10 +117,8 @@ func Walk(v any, ptr string, visit func(obj map[string]any, ptr string)) {
 	Each(obj, ptr, func(sub any, subPtr string) { Walk(sub, subPtr, visit) })
 }
 
-// sortedKeys returns the keys of m in order, in a slice allocated once at
-// its final size.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
+// appendSortedKeys appends the keys of m to keys, sorted.
+func appendSortedKeys(keys []string, m map[string]any) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
