@@ -79,7 +79,8 @@ var kotlinMembers = []string{"toJson", "copy", "equals", "hashCode", "toString"}
 // not start with a letter gets the prefix "X".
 func kotlinExport(s string) string {
 	var b strings.Builder
-	for _, w := range words(s) {
+	b.Grow(len(s) + 1)
+	for w := range eachWord(s) {
 		r, n := utf8.DecodeRuneInString(w)
 		b.WriteRune(unicode.ToUpper(r))
 		b.WriteString(w[n:])

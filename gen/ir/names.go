@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -20,7 +22,8 @@ var initialisms = map[string]string{
 // (empty, a leading digit, a script without case) gets the prefix "X".
 func exportName(s string) string {
 	var b strings.Builder
-	for _, w := range words(s) {
+	b.Grow(len(s) + 1)
+	for w := range eachWord(s) {
 		if up, ok := initialisms[w]; ok {
 			b.WriteString(up)
 			continue
@@ -38,7 +41,30 @@ func exportName(s string) string {
 
 // words splits s at runes that cannot be part of a Go identifier.
 func words(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return slices.Collect(eachWord(s))
+}
+
+// eachWord yields the words of s in order, as words returns them,
+// without a slice: the runs of letters and digits.
+func eachWord(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1 // the current word's start, or -1 between words
+		for i, r := range s {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 && !yield(s[start:i]) {
+				return
+			}
+			start = -1
+		}
+		if start >= 0 {
+			yield(s[start:])
+		}
+	}
 }
 
 // unexport lowers the first rune of an exported ASCII-led name.
