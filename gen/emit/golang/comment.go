@@ -125,20 +125,32 @@ func (d *docLines) para(text string) {
 	*d = append(*d, commentLines(text)...)
 }
 
-// code renders the doc comment as "//" lines; each is given to jennifer
-// with its "//" so that jennifer writes it as is.
+// code renders the doc comment as "//" lines, given to jennifer as one
+// comment with its "//"s so that jennifer writes it as is: the same
+// bytes as a comment per line, in one statement.
 //
 //	// First line.
 //	//
 //	// Second paragraph.
 func (d docLines) code() []jen.Code {
-	out := make([]jen.Code, 0, len(d))
-	for _, l := range d {
-		if l == "" {
-			out = append(out, jen.Comment("//"))
-			continue
-		}
-		out = append(out, jen.Comment("// "+l))
+	if len(d) == 0 {
+		return nil
 	}
-	return out
+	var b strings.Builder
+	size := 0
+	for _, l := range d {
+		size += len(l) + 4
+	}
+	b.Grow(size)
+	for i, l := range d {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("//")
+		if l != "" {
+			b.WriteByte(' ')
+			b.WriteString(l)
+		}
+	}
+	return []jen.Code{jen.Comment(b.String())}
 }
