@@ -67,6 +67,9 @@ func sameLines(t *testing.T, src []byte) {
 	for i := range got {
 		got[i].toks = append([]lexeme(nil), got[i].toks...)
 	}
+	if len(got) == 0 && len(want) == 0 {
+		return // no tokens: an empty slice or none alike
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("scanned %q\nas   %v\nnot  %v", src, got, want)
 	}
