@@ -13,7 +13,8 @@ import (
 // 1,000 tools (2,000 JSON Schemas), the whole of `cetpgen validate`, with
 // the collector set as cmd/cetpgen sets it.
 func BenchmarkCheck1000(b *testing.B) {
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetGCPercent(debug.SetGCPercent(800))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	dir := filepath.Join(b.TempDir(), "synth")
 	if err := synth.Write(dir, 1000); err != nil {
 		b.Fatal(err)

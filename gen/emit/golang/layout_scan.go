@@ -369,6 +369,20 @@ func operatorAt(s string) (token.Token, int) {
 		}
 		return op, 1
 	}
+	// An operator that may be doubled ("+", "++") or followed by "=".
+	doubled := func(twice, op, opAssign token.Token) (token.Token, int) {
+		if at(1) == s[0] {
+			return twice, 2
+		}
+		return assign(op, opAssign)
+	}
+	// A two-byte operator that "=" may extend ("<<", "<<=").
+	twoAssign := func(two, three token.Token) (token.Token, int) {
+		if at(2) == '=' {
+			return three, 3
+		}
+		return two, 2
+	}
 	switch s[0] {
 	case '(':
 		return token.LPAREN, 1
@@ -408,29 +422,17 @@ func operatorAt(s string) (token.Token, int) {
 	case '^':
 		return assign(token.XOR, token.XOR_ASSIGN)
 	case '+':
-		if at(1) == '+' {
-			return token.INC, 2
-		}
-		return assign(token.ADD, token.ADD_ASSIGN)
+		return doubled(token.INC, token.ADD, token.ADD_ASSIGN)
 	case '-':
-		if at(1) == '-' {
-			return token.DEC, 2
-		}
-		return assign(token.SUB, token.SUB_ASSIGN)
+		return doubled(token.DEC, token.SUB, token.SUB_ASSIGN)
 	case '|':
-		if at(1) == '|' {
-			return token.LOR, 2
-		}
-		return assign(token.OR, token.OR_ASSIGN)
+		return doubled(token.LOR, token.OR, token.OR_ASSIGN)
 	case '&':
 		switch at(1) {
 		case '&':
 			return token.LAND, 2
 		case '^':
-			if at(2) == '=' {
-				return token.AND_NOT_ASSIGN, 3
-			}
-			return token.AND_NOT, 2
+			return twoAssign(token.AND_NOT, token.AND_NOT_ASSIGN)
 		}
 		return assign(token.AND, token.AND_ASSIGN)
 	case '<':
@@ -438,18 +440,12 @@ func operatorAt(s string) (token.Token, int) {
 		case '-':
 			return token.ARROW, 2
 		case '<':
-			if at(2) == '=' {
-				return token.SHL_ASSIGN, 3
-			}
-			return token.SHL, 2
+			return twoAssign(token.SHL, token.SHL_ASSIGN)
 		}
 		return assign(token.LSS, token.LEQ)
 	case '>':
 		if at(1) == '>' {
-			if at(2) == '=' {
-				return token.SHR_ASSIGN, 3
-			}
-			return token.SHR, 2
+			return twoAssign(token.SHR, token.SHR_ASSIGN)
 		}
 		return assign(token.GTR, token.GEQ)
 	}
