@@ -32,7 +32,7 @@ func (s *Subschema) Obj() map[string]any {
 // At returns the subschema below s reached by the pointer tokens
 // (a keyword, then a member name or an index), or nil when there is none.
 func (g *Graph) At(s *Subschema, tokens ...string) *Subschema {
-	g.Subschemas()
+	g.Subschemas() // byPtr is listed with them
 	ptr := s.Ptr
 	for _, t := range tokens {
 		ptr += "/" + schemaref.Escape(t)

@@ -290,16 +290,18 @@ func join(chunks []*chunk) ([]byte, error) {
 	for i, c := range chunks {
 		if c.laidOut {
 			parts = append(parts, c.parts...)
-		} else {
-			fm, ok := cut(c.out)
-			if !ok {
-				return nil, fmt.Errorf("chunk %d of %d is not a formatted file without import aliases", i+1, len(chunks))
+			if i == 0 {
+				head = c.head
 			}
-			parts = append(parts, fm)
-			c.head = fm.head
+			continue
 		}
+		fm, ok := cut(c.out)
+		if !ok {
+			return nil, fmt.Errorf("chunk %d of %d is not a formatted file without import aliases", i+1, len(chunks))
+		}
+		parts = append(parts, fm)
 		if i == 0 {
-			head = c.head
+			head = fm.head
 		}
 	}
 	return assemble(head, parts), nil

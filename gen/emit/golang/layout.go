@@ -275,10 +275,10 @@ func (l *layout) code(ln srcLine, doc bool) bool {
 }
 
 // lineCells prints the tokens of a line into l.text and cuts them into
-// the cells
-// gofmt aligns: name, type and tag of a struct field; name, type and
-// value of a const or var spec; key and value of a keyed element on one
-// line. A line of one cell is not aligned.
+// the cells gofmt aligns, appended to l.cells: name, type and tag of a
+// struct field; name, type and value of a const or var spec; key and
+// value of a keyed element on one line. It returns how many; a line of
+// one cell is not aligned.
 func (l *layout) lineCells(toks []lexeme, parent role) (int, bool) {
 	field, spec, keyed, ok := lineShape(toks, parent, len(l.stack) > 0)
 	if !ok {

@@ -49,7 +49,7 @@ type Index struct {
 	BadIDs []BadID
 
 	// baseOf is the base URI at the JSON pointers where it changes: the
-	// root and the subschemas whose "$id" sets another (see setBase).
+	// root and the subschemas whose "$id" sets another (see index).
 	baseOf map[string]string
 	// resources maps an absolute URI (no fragment) to the pointer of the
 	// resource's root in the document.
@@ -68,13 +68,19 @@ func New(doc any, base string) *Index {
 }
 
 // index records the bases, resources, anchors and references of s at ptr
-// and below.
+// and below; base is the base URI of its parent (of the document, at the
+// root). A base URI is recorded only at the root and where an "$id"
+// changes it: Base finds every other from the nearest recorded ancestor,
+// so a document without "$id" records one base, not one per subschema.
 func (x *Index) index(s any, ptr, base string) {
+	if ptr == "" {
+		x.baseOf[ptr] = base
+	}
 	obj, ok := s.(map[string]any)
 	if !ok {
-		x.setBase(ptr, base)
 		return
 	}
+	parent := base
 	if id, ok := obj["$id"].(string); ok {
 		if u, err := join(base, id); err != nil {
 			x.BadIDs = append(x.BadIDs, BadID{Ptr: ptr + "/$id", ID: id, Err: err})
@@ -86,7 +92,9 @@ func (x *Index) index(s any, ptr, base string) {
 	if _, seen := x.resources[base]; !seen {
 		x.resources[base] = ptr
 	}
-	x.setBase(ptr, base)
+	if base != parent {
+		x.baseOf[ptr] = base
+	}
 	for _, k := range []string{"$anchor", "$dynamicAnchor"} {
 		if a, ok := obj[k].(string); ok {
 			if _, dup := x.anchors[base+"#"+a]; !dup {
@@ -100,17 +108,6 @@ func (x *Index) index(s any, ptr, base string) {
 		}
 	}
 	Each(obj, ptr, func(sub any, subPtr string) { x.index(sub, subPtr, base) })
-}
-
-// setBase records base as the base URI at ptr where it differs from the
-// one Base finds for ptr without it, that of the nearest recorded
-// ancestor: the document root and the subschemas under an "$id" that
-// changes it. Most documents have no "$id", and their index records one
-// base instead of one per subschema.
-func (x *Index) setBase(ptr, base string) {
-	if _, root := x.baseOf[""]; !root || x.Base(ptr) != base {
-		x.baseOf[ptr] = base
-	}
 }
 
 // join resolves ref against base and drops the fragment.
